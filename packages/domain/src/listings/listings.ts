@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import type { Actor } from '../core/actor.ts';
+import { amountSchema } from '../core/money.ts';
+import { type Page, pageInputShape } from '../core/paging.ts';
+
+/** Booking channels Innkeep knows. `direct` is the host's own bookings. */
+export const channels = ['airbnb', 'vrbo', 'booking', 'direct'] as const;
+/** One of {@link channels}. */
+export type Channel = (typeof channels)[number];
+/** Validates a channel name. */
+export const channelSchema = z
+  .enum(channels)
+  .describe('Booking channel: airbnb, vrbo, booking (Booking.com) or direct.');
+
+/** Validates a listing id. */
+export const listingIdSchema = z.string().min(1).max(64).describe('Listing id, e.g. lst_…');
+
+/** A rental listing as every route returns it. Money in major units of `currency`. */
+export const listingSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  nickname: z.string().nullable(),
+  propertyType: z.string(),
+  address: z.string(),
+  city: z.string(),
+  region: z.string().nullable(),
+  countryCode: z.string(),
+  postalCode: z.string().nullable(),
+  latitude: z.number().nullable(),
+  longitude: z.number().nullable(),
+  timeZone: z.string(),
+  currency: z.string(),
+  bedrooms: z.number(),
+  bathrooms: z.number(),
+  maxGuests: z.number(),
+  basePrice: z.number().describe('Default nightly price before per-date overrides and pricing rules.'),
+  minPrice: z.number().nullable().describe('Floor no rule or override goes below; null when none.'),
+  cleaningFee: z.number(),
+  extraGuestFee: z.number().describe('Per night, for each guest above guestsIncluded.'),
+  guestsIncluded: z.number(),
+  taxRate: z.number().describe('Percent charged on accommodation and fees.'),
+  minNights: z.number(),
+  maxNights: z.number(),
+  checkInTime: z.number().describe('Local hour, 0–23.'),
+  checkOutTime: z.number().describe('Local hour, 0–23.'),
+  weeklyDiscount: z.number().describe('Percent off accommodation for stays of 7–27 nights.'),
+  monthlyDiscount: z.number().describe('Percent off accommodation for stays of 28 nights or more.'),
+  enabled: z.boolean().describe('Disabled listings take no new bookings or quotes.'),
+  listingGroupIds: z.array(z.string()),
+  channels: z.array(
+    z.object({
+      channel: channelSchema,
+      channelAccountId: z.string(),
+      externalListingId: z.string(),
+      url: z.string().nullable(),
+    }),
+  ),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+/** A rental listing. */
+export type Listing = z.infer<typeof listingSchema>;
+
+/** Filters and paging for {@link ListingUseCases.list}. */
+export const listListingsInputSchema = z.object({
+  ...pageInputShape,
+  enabled: z.boolean().optional().describe('Only enabled (true) or only disabled (false) listings.'),
+  listingGroupId: z.string().max(64).optional().describe('Only listings in this listing group.'),
+  query: z
+    .string()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe('Case-insensitive text found in the name, nickname or city.'),
+});
+/** Input of {@link ListingUseCases.list}. */
+export type ListListingsInput = z.input<typeof listListingsInputSchema>;
+
+const hourSchema = z.number().int().min(0).max(23);
+const percentSchema = z.number().min(0).max(100).multipleOf(0.01);
+
+/** The listing settings a host may change. Omitted fields stay as they are. */
+export const updateListingInputSchema = z
+  .object({
+    listingId: listingIdSchema,
+    name: z.string().trim().min(1).max(200).optional(),
+    nickname: z.string().trim().max(100).nullable().optional(),
+    basePrice: amountSchema.optional(),
+    minPrice: amountSchema.nullable().optional().describe('Price floor; null removes it.'),
+    cleaningFee: amountSchema.optional(),
+    extraGuestFee: amountSchema.optional(),
+    guestsIncluded: z.number().int().min(1).max(50).optional(),
+    taxRate: percentSchema.optional().describe('Percent, e.g. 12.5.'),
+    maxGuests: z.number().int().min(1).max(50).optional(),
+    minNights: z.number().int().min(1).max(365).optional(),
+    maxNights: z.number().int().min(1).max(1125).optional(),
+    checkInTime: hourSchema.optional().describe('Local hour guests may arrive from, 0–23.'),
+    checkOutTime: hourSchema.optional().describe('Local hour guests leave by, 0–23.'),
+    weeklyDiscount: percentSchema.optional(),
+    monthlyDiscount: percentSchema.optional(),
+    enabled: z.boolean().optional(),
+  })
+  .refine((input) => Object.keys(input).length > 1, 'Name at least one setting to change.');
+/** Input of {@link ListingUseCases.update}. */
+export type UpdateListingInput = z.input<typeof updateListingInputSchema>;
+
+/** Reads and changes listings. */
+export interface ListingUseCases {
+  /** Lists the account's listings by name. */
+  list(actor: Actor, input: ListListingsInput): Promise<Page<Listing>>;
+  /** One listing; `not_found` for ids outside the account. */
+  get(actor: Actor, listingId: string): Promise<Listing>;
+  /** Changes listing settings; audited. */
+  update(actor: Actor, input: UpdateListingInput): Promise<Listing>;
+}

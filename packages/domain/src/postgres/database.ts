@@ -1,0 +1,404 @@
+import type { ColumnType, Generated, Insertable, Kysely, Selectable, Transaction } from 'kysely';
+
+// Row types of the account model, column for column as the migrations create them (snake_case).
+// Dates are `YYYY-MM-DD` strings (the connection turns off pg's Date parsing for `date`), money columns
+// are integer minor units, `numeric` columns arrive as strings.
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type RequiredTimestamp = ColumnType<Date, Date | string, Date | string>;
+type Numeric = ColumnType<string, string | number, string | number>;
+type NullableNumeric = ColumnType<string | null, string | number | null | undefined, string | number | null>;
+type Json = ColumnType<unknown, string, string>;
+
+export interface AccountsTable {
+  id: string;
+  name: string;
+  time_zone: string;
+  currency: string;
+  created_at: Timestamp;
+}
+
+export interface SubscriptionsTable {
+  account_id: string;
+  plan: string;
+  status: string;
+  current_period_end: Date | null;
+  updated_at: Timestamp;
+}
+
+export interface UsersTable {
+  id: string;
+  account_id: string;
+  role: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  password_hash: string | null;
+  auth_token_hash: string | null;
+  auth_token_created_at: Date | null;
+  created_at: Timestamp;
+}
+
+export interface ChannelAccountsTable {
+  id: string;
+  account_id: string;
+  channel: string;
+  external_account_id: string | null;
+  display_name: string;
+  email: string | null;
+  connection_type: string;
+  status: string;
+  last_sync_at: Date | null;
+  last_error: string | null;
+  created_at: Timestamp;
+}
+
+export interface ListingsTable {
+  id: string;
+  account_id: string;
+  name: string;
+  nickname: string | null;
+  property_type: string;
+  address: string;
+  city: string;
+  region: string | null;
+  country_code: string;
+  postal_code: string | null;
+  latitude: NullableNumeric;
+  longitude: NullableNumeric;
+  time_zone: string;
+  currency: string;
+  bedrooms: number;
+  bathrooms: Numeric;
+  max_guests: number;
+  base_price_minor: number;
+  min_price_minor: number | null;
+  cleaning_fee_minor: Generated<number>;
+  extra_guest_fee_minor: Generated<number>;
+  guests_included: Generated<number>;
+  tax_rate_bp: Generated<number>;
+  min_nights: Generated<number>;
+  max_nights: Generated<number>;
+  check_in_time: Generated<number>;
+  check_out_time: Generated<number>;
+  weekly_discount_pct: ColumnType<string, string | number | undefined, string | number>;
+  monthly_discount_pct: ColumnType<string, string | number | undefined, string | number>;
+  enabled: Generated<boolean>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ListingChannelLinksTable {
+  listing_id: string;
+  channel_account_id: string;
+  external_listing_id: string;
+  url: string | null;
+}
+
+export interface ListingGroupsTable {
+  id: string;
+  account_id: string;
+  name: string;
+  owner_name: string | null;
+  owner_email: string | null;
+  owner_import_token: string | null;
+  created_at: Timestamp;
+}
+
+export interface ListingGroupMembersTable {
+  group_id: string;
+  listing_id: string;
+}
+
+export interface CalendarDaysTable {
+  listing_id: string;
+  date: string;
+  price_minor: number | null;
+  min_nights: number | null;
+  closed_to_arrival: Generated<boolean>;
+  closed_to_departure: Generated<boolean>;
+  note: string | null;
+  updated_at: Timestamp;
+}
+
+export interface CalendarChannelPricesTable {
+  listing_id: string;
+  date: string;
+  channel: string;
+  price_minor: number;
+}
+
+export interface ReservationsTable {
+  id: string;
+  account_id: string;
+  listing_id: string;
+  channel: string;
+  channel_account_id: string | null;
+  confirmation_code: string;
+  status: string;
+  cancelled_by: string | null;
+  guest_first_name: string;
+  guest_last_name: string;
+  guest_email: string | null;
+  guest_phone: string | null;
+  adults: Generated<number>;
+  children: Generated<number>;
+  infants: Generated<number>;
+  pets: Generated<number>;
+  start_date: string;
+  end_date: string;
+  nights: ColumnType<number, never, never>;
+  currency: string;
+  accommodation_minor: number;
+  guest_price_minor: number;
+  host_payout_minor: number;
+  check_in_time: number | null;
+  check_out_time: number | null;
+  access_code: string | null;
+  notes: string | null;
+  inquiry_at: Date | null;
+  pending_at: Date | null;
+  confirmed_at: Date | null;
+  cancelled_at: Date | null;
+  declined_at: Date | null;
+  expired_at: Date | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface CalendarHoldsTable {
+  id: string;
+  account_id: string;
+  listing_id: string;
+  /** A `[start, end)` daterange literal such as `[2026-05-01,2026-05-04)`. */
+  nights: string;
+  kind: string;
+  reservation_id: string | null;
+  block_reason: string | null;
+  note: string | null;
+  created_by: string | null;
+  created_at: Timestamp;
+}
+
+export interface ReservationLineItemsTable {
+  id: string;
+  reservation_id: string;
+  position: number;
+  type: string;
+  name: string;
+  amount_minor: number;
+  paid_by: string;
+  paid_to_host: boolean;
+}
+
+export interface ReservationNightsTable {
+  reservation_id: string;
+  night: string;
+  accommodation_minor: number;
+}
+
+export interface ReservationChangesTable {
+  id: Generated<number>;
+  reservation_id: string;
+  account_id: string;
+  changed_at: RequiredTimestamp;
+  change: string;
+  status: string;
+  start_date: string;
+  end_date: string;
+  guests: number;
+  accommodation_minor: number;
+  guest_price_minor: number;
+  host_payout_minor: number;
+  currency: string;
+  diff: ColumnType<unknown, string | undefined, string>;
+  actor_user_id: string | null;
+  client_id: string | null;
+}
+
+export interface MessageRulesTable {
+  id: string;
+  account_id: string;
+  name: string;
+  trigger: string;
+  offset_days: Generated<number>;
+  send_time: string | null;
+  body: string;
+  last_minute_body: string | null;
+  listing_ids: string[] | null;
+  channels: string[] | null;
+  paused: Generated<boolean>;
+  paused_at: Date | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface MessagesTable {
+  id: string;
+  account_id: string;
+  reservation_id: string;
+  sender: string;
+  body: string;
+  sent_at: RequiredTimestamp;
+  message_rule_id: string | null;
+  author_user_id: string | null;
+  delivery_status: string;
+}
+
+export interface PricingRulesTable {
+  id: string;
+  account_id: string;
+  name: string;
+  position: number;
+  enabled: Generated<boolean>;
+  listing_ids: string[] | null;
+  adjustment_kind: string;
+  adjustment_amount: Numeric;
+  days_of_week: number[] | null;
+  start_date: string | null;
+  end_date: string | null;
+  last_minute_days: number | null;
+  orphan_gap_max_nights: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface LocksTable {
+  id: string;
+  account_id: string;
+  provider: string;
+  name: string;
+  online: Generated<boolean>;
+  battery_pct: number | null;
+  code_length: Generated<number>;
+  created_at: Timestamp;
+}
+
+export interface LockListingsTable {
+  lock_id: string;
+  listing_id: string;
+}
+
+export interface AccessCodesTable {
+  id: string;
+  account_id: string;
+  reservation_id: string;
+  lock_id: string;
+  code: string;
+  source: string;
+  valid_from: RequiredTimestamp;
+  valid_to: RequiredTimestamp;
+  status: string;
+}
+
+export interface ReviewsTable {
+  id: string;
+  account_id: string;
+  listing_id: string;
+  reservation_id: string | null;
+  channel: string;
+  overall_rating: number;
+  cleanliness_rating: number | null;
+  accuracy_rating: number | null;
+  check_in_rating: number | null;
+  communication_rating: number | null;
+  location_rating: number | null;
+  value_rating: number | null;
+  public_text: string | null;
+  private_feedback: string | null;
+  host_response: string | null;
+  responded_at: Date | null;
+  submitted_at: RequiredTimestamp;
+}
+
+export interface HelpArticlesTable {
+  id: string;
+  slug: string;
+  title: string;
+  collection: string;
+  summary: string;
+  body: string;
+  updated_at: Timestamp;
+}
+
+export interface WebhookSubscriptionsTable {
+  id: string;
+  account_id: string;
+  url: string;
+  events: string[];
+  secret: string;
+  active: Generated<boolean>;
+  disabled_reason: string | null;
+  consecutive_failures: Generated<number>;
+  created_at: Timestamp;
+}
+
+export interface PartnerApiKeysTable {
+  id: string;
+  partner_name: string;
+  contact_email: string | null;
+  key_hash: string;
+  created_at: Timestamp;
+  revoked_at: Date | null;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  account_id: string;
+  user_id: string | null;
+  via: string;
+  client_id: string | null;
+  action: string;
+  target_type: string;
+  target_id: string | null;
+  details: Json;
+  created_at: Timestamp;
+}
+
+export interface IdempotencyKeysTable {
+  account_id: string;
+  key: string;
+  request_fingerprint: string;
+  response_status: number;
+  response_body: Json;
+  created_at: Timestamp;
+}
+
+/** Every table of the account model, for `Kysely<Database>`. */
+export interface Database {
+  accounts: AccountsTable;
+  subscriptions: SubscriptionsTable;
+  users: UsersTable;
+  channel_accounts: ChannelAccountsTable;
+  listings: ListingsTable;
+  listing_channel_links: ListingChannelLinksTable;
+  listing_groups: ListingGroupsTable;
+  listing_group_members: ListingGroupMembersTable;
+  calendar_days: CalendarDaysTable;
+  calendar_channel_prices: CalendarChannelPricesTable;
+  reservations: ReservationsTable;
+  calendar_holds: CalendarHoldsTable;
+  reservation_line_items: ReservationLineItemsTable;
+  reservation_nights: ReservationNightsTable;
+  reservation_changes: ReservationChangesTable;
+  message_rules: MessageRulesTable;
+  messages: MessagesTable;
+  pricing_rules: PricingRulesTable;
+  locks: LocksTable;
+  lock_listings: LockListingsTable;
+  access_codes: AccessCodesTable;
+  reviews: ReviewsTable;
+  help_articles: HelpArticlesTable;
+  webhook_subscriptions: WebhookSubscriptionsTable;
+  partner_api_keys: PartnerApiKeysTable;
+  audit_log: AuditLogTable;
+  idempotency_keys: IdempotencyKeysTable;
+}
+
+/** A connection or an open transaction; store functions accept either. */
+export type Executor = Kysely<Database> | Transaction<Database>;
+
+/** Row shapes, for mappers. */
+export type ListingRow = Selectable<ListingsTable>;
+export type ReservationRow = Selectable<ReservationsTable>;
+export type NewReservationRow = Insertable<ReservationsTable>;

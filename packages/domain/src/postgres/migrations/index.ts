@@ -1,0 +1,10 @@
+import type { Migration } from 'kysely/migration';
+import * as accountModel from './2026_11_21_0001_account_model.ts';
+
+/**
+ * The domain's migrations by name. Names sort in the order they run; other packages (auth) contribute
+ * their own sets, and the app merges them into one migrator.
+ */
+export const domainMigrations: Readonly<Record<string, Migration>> = {
+  '2026_11_21_0001_account_model': accountModel,
+};
