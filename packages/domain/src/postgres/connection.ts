@@ -7,7 +7,13 @@ import { SerializedPGliteDialect } from './serialized-pglite-dialect.ts';
 
 /** Where the account data lives. */
 export type DatabaseTarget =
-  | { readonly kind: 'postgres'; readonly url: string; readonly poolSize?: number }
+  | {
+      readonly kind: 'postgres';
+      readonly url: string;
+      readonly poolSize?: number;
+      /** Told when an idle pooled connection fails (server restart, failover); the pool replaces it. */
+      readonly onIdleConnectionError?: (error: Error) => void;
+    }
   | {
       readonly kind: 'pglite' /** A directory, or undefined for an in-memory database. */;
       readonly dataDir?: string;
@@ -47,6 +53,9 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
         }) as typeof pg.types.getTypeParser,
       },
     });
+    // Without a listener, an idle connection dropped by the server is an unhandled 'error' event that
+    // kills the process. The pool discards the broken client and opens a new one on the next query.
+    pool.on('error', (error) => target.onIdleConnectionError?.(error));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: 'postgres', close: () => db.destroy() };
   }

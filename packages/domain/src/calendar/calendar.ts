@@ -1,0 +1,241 @@
+import { z } from 'zod';
+import type { Actor } from '../core/actor.ts';
+import { daysBetween, localDateSchema } from '../core/dates.ts';
+import { amountSchema } from '../core/money.ts';
+import { channelSchema, listingIdSchema } from '../listings/listings.ts';
+import { blockReasons } from './holds.ts';
+
+/** Most days one calendar read returns. */
+export const maxCalendarDays = 366;
+/** Most entries one setPrices call takes. */
+export const maxPriceEntries = 366;
+/** Most nights one setAvailability call blocks or opens. */
+export const maxAvailabilityNights = 1125;
+
+// Refinements also run when a date failed its format check; only measure ranges of real dates.
+const areDates = (...values: string[]) => values.every((value) => localDateSchema.safeParse(value).success);
+
+/** Whether a night can be booked: open, taken by a reservation, or blocked by the host. */
+export const calendarDayStatuses = ['available', 'booked', 'blocked'] as const;
+/** One of {@link calendarDayStatuses}. */
+export type CalendarDayStatus = (typeof calendarDayStatuses)[number];
+
+/** Validates why nights are blocked. */
+export const blockReasonSchema = z
+  .enum(blockReasons)
+  .describe('Why the nights are blocked: owner (owner stay), maintenance, or manual (anything else).');
+
+/** One night of a listing's calendar. Money in major units of the calendar's currency. */
+export const calendarDaySchema = z.object({
+  date: z.string().describe('The night, YYYY-MM-DD in the listing’s time zone.'),
+  status: z.enum(calendarDayStatuses).describe('available, booked (a reservation holds it) or blocked.'),
+  reservationId: z.string().nullable().describe('The reservation holding the night, when booked.'),
+  blockReason: z.enum(blockReasons).nullable().describe('Why the night is blocked, when blocked.'),
+  price: z
+    .number()
+    .describe(
+      'Effective nightly price: the per-date price or the base price, after pricing rules and the floor.',
+    ),
+  minNights: z.number().int().describe('Minimum stay for arrivals on this date.'),
+  closedToArrival: z.boolean().describe('True when guests cannot check in on this date.'),
+  closedToDeparture: z.boolean().describe('True when guests cannot check out on this date.'),
+  channelPrices: z
+    .object({
+      airbnb: z.number().optional(),
+      vrbo: z.number().optional(),
+      booking: z.number().optional(),
+      direct: z.number().optional(),
+    })
+    .describe('Per-channel prices that replace the effective price on that channel; absent channels use it.'),
+  appliedRuleIds: z.array(z.string()).describe('Pricing rules that changed this night’s price, in order.'),
+  note: z.string().nullable().describe('The block’s note when blocked, else the host’s note for the date.'),
+});
+/** One night of a listing's calendar. */
+export type CalendarDay = z.infer<typeof calendarDaySchema>;
+
+/** A listing's calendar for a range of dates. */
+export const calendarSchema = z.object({
+  listingId: z.string(),
+  currency: z.string().describe('ISO 4217 code of every price.'),
+  timeZone: z.string().describe('The listing’s IANA time zone; every date is local to it.'),
+  days: z.array(calendarDaySchema),
+});
+/** A listing's calendar for a range of dates. */
+export type Calendar = z.infer<typeof calendarSchema>;
+
+/** Which dates of which listing to read. */
+export const getCalendarInputSchema = z
+  .object({
+    listingId: listingIdSchema,
+    startDate: localDateSchema.describe('First date to return (inclusive).'),
+    endDate: localDateSchema.describe(
+      `Last date to return (inclusive); at most ${maxCalendarDays} days in all.`,
+    ),
+  })
+  .superRefine((input, context) => {
+    if (!areDates(input.startDate, input.endDate)) return;
+    const days = daysBetween(input.startDate, input.endDate) + 1;
+    if (days < 1) {
+      context.addIssue({
+        code: 'custom',
+        path: ['endDate'],
+        message: 'endDate must not be before startDate.',
+      });
+    } else if (days > maxCalendarDays) {
+      context.addIssue({
+        code: 'custom',
+        path: ['endDate'],
+        message: `Read at most ${maxCalendarDays} days at a time; this range has ${days}.`,
+      });
+    }
+  });
+/** Input of {@link CalendarUseCases.get}. */
+export type GetCalendarInput = z.input<typeof getCalendarInputSchema>;
+
+/** One date's changes. Omitted fields stay as they are. */
+export const priceEntrySchema = z.object({
+  date: localDateSchema.describe('The night to change; not before the listing’s today.'),
+  price: amountSchema
+    .nullable()
+    .optional()
+    .describe(
+      'Nightly price in major units for this date (pricing rules still apply on top); null removes the ' +
+        'override and goes back to the base price. With channel: that channel’s price, null removes it.',
+    ),
+  minNights: z
+    .number()
+    .int()
+    .min(1)
+    .max(365)
+    .nullable()
+    .optional()
+    .describe('Minimum stay for arrivals on this date; null goes back to the listing’s minimum.'),
+  closedToArrival: z.boolean().optional().describe('True to stop check-ins on this date.'),
+  closedToDeparture: z.boolean().optional().describe('True to stop check-outs on this date.'),
+  channel: channelSchema
+    .optional()
+    .describe('Set the price for this channel only; then only price may be given, and it is required.'),
+});
+/** One entry of {@link setPricesInputSchema}. */
+export type PriceEntry = z.infer<typeof priceEntrySchema>;
+
+/** Per-date prices and restrictions for one listing. */
+export const setPricesInputSchema = z
+  .object({
+    listingId: listingIdSchema,
+    prices: z
+      .array(priceEntrySchema)
+      .min(1)
+      .max(maxPriceEntries)
+      .describe(`1–${maxPriceEntries} changes, at most one per date and channel.`),
+  })
+  .superRefine((input, context) => {
+    const seen = new Set<string>();
+    input.prices.forEach((entry, index) => {
+      const key = `${entry.date}|${entry.channel ?? ''}`;
+      if (seen.has(key)) {
+        context.addIssue({
+          code: 'custom',
+          path: ['prices', index, 'date'],
+          message: `${entry.date}${entry.channel ? ` (${entry.channel})` : ''} appears more than once.`,
+        });
+      }
+      seen.add(key);
+      const restrictions = [entry.minNights, entry.closedToArrival, entry.closedToDeparture];
+      if (entry.channel !== undefined) {
+        if (entry.price === undefined) {
+          context.addIssue({
+            code: 'custom',
+            path: ['prices', index, 'price'],
+            message: 'A channel entry needs price (a number, or null to remove the channel price).',
+          });
+        }
+        if (restrictions.some((value) => value !== undefined)) {
+          context.addIssue({
+            code: 'custom',
+            path: ['prices', index, 'channel'],
+            message:
+              'minNights, closedToArrival and closedToDeparture apply to every channel; send them without channel.',
+          });
+        }
+      } else if (entry.price === undefined && restrictions.every((value) => value === undefined)) {
+        context.addIssue({
+          code: 'custom',
+          path: ['prices', index],
+          message: 'Give at least one of price, minNights, closedToArrival, closedToDeparture.',
+        });
+      }
+    });
+  });
+/** Input of {@link CalendarUseCases.setPrices}. */
+export type SetPricesInput = z.input<typeof setPricesInputSchema>;
+
+/** Blocks or opens a range of nights. */
+export const setAvailabilityInputSchema = z
+  .object({
+    listingId: listingIdSchema,
+    startDate: localDateSchema.describe('First night to change (inclusive); not before the listing’s today.'),
+    endDate: localDateSchema.describe(
+      'Last night to change (INCLUSIVE: this night changes too; it is not a check-out date). ' +
+        `At most ${maxAvailabilityNights} nights in all.`,
+    ),
+    available: z
+      .boolean()
+      .describe('false blocks the nights; true removes blocks from them (reservations are never removed).'),
+    reason: blockReasonSchema.default('manual'),
+    note: z
+      .string()
+      .trim()
+      .max(500)
+      .optional()
+      .describe('Shown on the blocked nights; only used when blocking.'),
+  })
+  .superRefine((input, context) => {
+    if (!areDates(input.startDate, input.endDate)) return;
+    const nights = daysBetween(input.startDate, input.endDate) + 1;
+    if (nights < 1) {
+      context.addIssue({
+        code: 'custom',
+        path: ['endDate'],
+        message: 'endDate must not be before startDate.',
+      });
+    } else if (nights > maxAvailabilityNights) {
+      context.addIssue({
+        code: 'custom',
+        path: ['endDate'],
+        message: `Change at most ${maxAvailabilityNights} nights at a time; this range has ${nights}.`,
+      });
+    }
+  });
+/** Input of {@link CalendarUseCases.setAvailability}. */
+export type SetAvailabilityInput = z.input<typeof setAvailabilityInputSchema>;
+
+/** What a setAvailability call did. */
+export const availabilityChangeSchema = z.object({
+  listingId: z.string(),
+  startDate: z.string().describe('First night of the range.'),
+  endDate: z.string().describe('Last night of the range (inclusive).'),
+  available: z.boolean(),
+  changedNights: z
+    .number()
+    .int()
+    .describe('Nights whose availability changed (open → blocked, or blocked → open).'),
+  stillBookedNights: z
+    .array(z.string())
+    .describe('When opening: nights of the range a reservation still holds; reservations are not removed.'),
+});
+/** What a setAvailability call did. */
+export type AvailabilityChange = z.infer<typeof availabilityChangeSchema>;
+
+/** Reads and changes a listing's calendar: availability, per-date prices and stay restrictions. */
+export interface CalendarUseCases {
+  /** Each day of the range with status, effective price (and why), restrictions and channel prices. */
+  get(actor: Actor, input: GetCalendarInput): Promise<Calendar>;
+  /** Upserts per-date prices and restrictions; audited. Returns the changed days as the calendar shows them. */
+  setPrices(actor: Actor, input: SetPricesInput): Promise<CalendarDay[]>;
+  /**
+   * Blocks or opens a range of nights; audited. Blocking over a reservation is a `conflict` that names it
+   * and writes nothing. Opening leaves reservations in place and reports the nights they still hold.
+   */
+  setAvailability(actor: Actor, input: SetAvailabilityInput): Promise<AvailabilityChange>;
+}

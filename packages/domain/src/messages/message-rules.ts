@@ -1,0 +1,150 @@
+import { z } from 'zod';
+import type { Actor } from '../core/actor.ts';
+import { type Page, pageInputShape } from '../core/paging.ts';
+import { channelSchema, channels, listingIdSchema } from '../listings/listings.ts';
+import { templateVariables, unknownTemplateVariables } from './template-variables.ts';
+
+/**
+ * What starts a rule. `inquiry`, `booking_confirmed` and `cancelled` are events (the rule waits
+ * `offsetDays` after them); `check_in`, `check_out` and `review_request` are dated relative to the stay
+ * (check-in, check-out, check-out), `during_stay` counts days after check-in.
+ */
+export const messageRuleTriggers = [
+  'inquiry',
+  'booking_confirmed',
+  'check_in',
+  'during_stay',
+  'check_out',
+  'cancelled',
+  'review_request',
+] as const;
+/** One of {@link messageRuleTriggers}. */
+export type MessageRuleTrigger = (typeof messageRuleTriggers)[number];
+
+/** Triggers whose offset counts days after something that has happened, so it cannot be negative. */
+const forwardOnlyTriggers: readonly MessageRuleTrigger[] = [
+  'inquiry',
+  'booking_confirmed',
+  'cancelled',
+  'during_stay',
+];
+
+/** Validates a message rule id. */
+export const messageRuleIdSchema = z.string().min(1).max(64).describe('Message rule id, e.g. mru_…');
+
+/** An automated message rule as every route returns it. */
+export const messageRuleSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  trigger: z.enum(messageRuleTriggers),
+  offsetDays: z.number().describe('Days after (positive) or before (negative) the trigger.'),
+  sendTime: z.string().nullable().describe('Listing-local HH:MM to send at; null sends as soon as due.'),
+  body: z.string(),
+  lastMinuteBody: z
+    .string()
+    .nullable()
+    .describe('Check-in text for bookings made after the regular send time had passed.'),
+  listingIds: z.array(z.string()).nullable().describe('Listings the rule covers; null means all listings.'),
+  channels: z.array(channelSchema).nullable().describe('Channels the rule covers; null means all channels.'),
+  paused: z.boolean(),
+  pausedAt: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+/** An automated message rule. */
+export type MessageRule = z.infer<typeof messageRuleSchema>;
+
+/** Filters and paging for {@link MessageRuleUseCases.list}. */
+export const listMessageRulesInputSchema = z.object({
+  ...pageInputShape,
+  listingId: listingIdSchema
+    .optional()
+    .describe('Only rules that apply to this listing (its own and all-listing rules).'),
+});
+/** Input of {@link MessageRuleUseCases.list}. */
+export type ListMessageRulesInput = z.input<typeof listMessageRulesInputSchema>;
+
+const known = templateVariables.map((variable) => variable.name).join(', ');
+
+/** Message text whose `{{variables}}` must all be known ones. */
+const templateTextSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(5000)
+  .superRefine((text, context) => {
+    const unknown = unknownTemplateVariables(text);
+    if (unknown.length > 0) {
+      context.addIssue({
+        code: 'custom',
+        message: `Unknown template variables ${unknown.map((name) => `{{${name}}}`).join(', ')}. Known variables: ${known}.`,
+        params: { unknownVariables: unknown },
+      });
+    }
+  });
+
+/** Input of {@link MessageRuleUseCases.create}. */
+export const createMessageRuleInputSchema = z
+  .object({
+    name: z.string().trim().min(1).max(200).describe('A name for the host, e.g. "Check-in instructions".'),
+    trigger: z.enum(messageRuleTriggers).describe('What starts the rule.'),
+    offsetDays: z
+      .number()
+      .int()
+      .min(-60)
+      .max(60)
+      .default(0)
+      .describe('Days after (positive) or before (negative) the trigger, −60 to 60; default 0.'),
+    sendTime: z
+      .string()
+      .regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/, 'Use 24-hour HH:MM, e.g. 09:30.')
+      .optional()
+      .describe('Listing-local time to send, HH:MM; omit to send as soon as the rule is due.'),
+    body: templateTextSchema.describe('The message, up to 5000 characters; may use {{variables}}.'),
+    lastMinuteBody: templateTextSchema
+      .optional()
+      .describe('check_in rules only: the text for bookings made after the regular send time passed.'),
+    listingIds: z
+      .array(listingIdSchema)
+      .min(1)
+      .max(2000)
+      .optional()
+      .describe('Listings the rule covers; omit for all listings, including future ones.'),
+    channels: z
+      .array(channelSchema)
+      .min(1)
+      .max(channels.length)
+      .optional()
+      .describe('Channels the rule covers; omit for all.'),
+  })
+  .refine((input) => input.lastMinuteBody === undefined || input.trigger === 'check_in', {
+    path: ['lastMinuteBody'],
+    message: 'A last-minute text only applies to check_in rules.',
+  })
+  .refine((input) => input.offsetDays >= 0 || !forwardOnlyTriggers.includes(input.trigger), {
+    path: ['offsetDays'],
+    message:
+      'This trigger is an event that has to happen first; use 0 or a positive number of days after it.',
+  });
+/** Input of {@link MessageRuleUseCases.create}. */
+export type CreateMessageRuleInput = z.input<typeof createMessageRuleInputSchema>;
+
+/** Input of {@link MessageRuleUseCases.pause} and {@link MessageRuleUseCases.resume}. */
+export const messageRuleRefInputSchema = z.object({ ruleId: messageRuleIdSchema });
+/** Input naming one message rule. */
+export type MessageRuleRefInput = z.input<typeof messageRuleRefInputSchema>;
+
+/** Reads and manages automated message rules. */
+export interface MessageRuleUseCases {
+  /** Lists rules by name; filtering by a listing outside the account is `not_found`. */
+  list(actor: Actor, input: ListMessageRulesInput): Promise<Page<MessageRule>>;
+  /**
+   * Creates an active rule; audited. Text using unknown `{{variables}}` is refused with `invalid_argument`
+   * naming them; listing ids outside the account are `not_found`.
+   */
+  create(actor: Actor, input: CreateMessageRuleInput): Promise<MessageRule>;
+  /** Stops a rule from sending; pausing a paused rule changes nothing. Audited when it changes. */
+  pause(actor: Actor, input: MessageRuleRefInput): Promise<MessageRule>;
+  /** Lets a paused rule send again; resuming an active rule changes nothing. Audited when it changes. */
+  resume(actor: Actor, input: MessageRuleRefInput): Promise<MessageRule>;
+}

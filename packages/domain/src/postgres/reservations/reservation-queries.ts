@@ -1,0 +1,191 @@
+import { sql } from 'kysely';
+import type { BlockReason, CalendarHold, HoldKind } from '../../calendar/holds.ts';
+import type { Actor } from '../../core/actor.ts';
+import type { Clock } from '../../core/clock.ts';
+import { type LocalDate, localDateIn } from '../../core/dates.ts';
+import { notFound } from '../../core/errors.ts';
+import { toMajorUnits } from '../../core/money.ts';
+import type { Channel } from '../../listings/listings.ts';
+import {
+  type CancelledBy,
+  isLiveStatus,
+  type ReservationStatus,
+  stayPhaseOn,
+} from '../../reservations/reservation-status.ts';
+import type { LineItemType, Reservation, ReservationDetail } from '../../reservations/reservations.ts';
+import type { Executor, ReservationRow } from '../database.ts';
+
+/** A reservation row with the listing facts its view needs. */
+export type ReservationViewRow = ReservationRow & {
+  listing_name: string;
+  listing_time_zone: string;
+  listing_check_in_time: number;
+  listing_check_out_time: number;
+};
+
+/** Reservations joined to their listing, scoped to one account: the base of every reservation read. */
+export function selectReservationViews(db: Executor, accountId: string) {
+  return db
+    .selectFrom('reservations')
+    .innerJoin('listings', 'listings.id', 'reservations.listing_id')
+    .selectAll('reservations')
+    .select([
+      'listings.name as listing_name',
+      'listings.time_zone as listing_time_zone',
+      'listings.check_in_time as listing_check_in_time',
+      'listings.check_out_time as listing_check_out_time',
+    ])
+    .where('reservations.account_id', '=', accountId);
+}
+
+/** One reservation of the actor's account with its listing facts; `not_found` otherwise. */
+export async function findReservationViewOrThrow(
+  db: Executor,
+  actor: Actor,
+  reservationId: string,
+): Promise<ReservationViewRow> {
+  const row = await selectReservationViews(db, actor.accountId)
+    .where('reservations.id', '=', reservationId)
+    .executeTakeFirst();
+  if (!row) throw notFound('reservation', reservationId);
+  return row;
+}
+
+/** One reservation with its line items and nightly rates. */
+export async function loadReservationDetail(
+  db: Executor,
+  actor: Actor,
+  clock: Clock,
+  reservationId: string,
+): Promise<ReservationDetail> {
+  const row = await findReservationViewOrThrow(db, actor, reservationId);
+  // Sequential on purpose: `db` may be a transaction, whose single connection runs one query at a time.
+  const lineItems = await db
+    .selectFrom('reservation_line_items')
+    .selectAll()
+    .where('reservation_id', '=', row.id)
+    .orderBy('position')
+    .execute();
+  const nights = await db
+    .selectFrom('reservation_nights')
+    .selectAll()
+    .where('reservation_id', '=', row.id)
+    .orderBy('night')
+    .execute();
+  const money = (minor: number) => toMajorUnits(minor, row.currency);
+  return {
+    ...toReservation(row, localDateIn(row.listing_time_zone, clock.now())),
+    lineItems: lineItems.map((item) => ({
+      type: item.type as LineItemType,
+      name: item.name,
+      amount: money(item.amount_minor),
+      paidBy: item.paid_by === 'host' ? 'host' : 'guest',
+      paidToHost: item.paid_to_host,
+    })),
+    nightlyRates: nights.map((night) => ({ date: night.night, amount: money(night.accommodation_minor) })),
+  };
+}
+
+/**
+ * Maps a row to the API shape.
+ * @param today - the listing-local date the stay phase is judged on.
+ */
+export function toReservation(row: ReservationViewRow, today: LocalDate): Reservation {
+  const money = (minor: number) => toMajorUnits(minor, row.currency);
+  const status = row.status as ReservationStatus;
+  const iso = (value: Date | null) => (value === null ? null : value.toISOString());
+  return {
+    id: row.id,
+    listingId: row.listing_id,
+    listingName: row.listing_name,
+    channel: row.channel as Channel,
+    confirmationCode: row.confirmation_code,
+    status,
+    cancelledBy: row.cancelled_by as CancelledBy | null,
+    guest: {
+      firstName: row.guest_first_name,
+      lastName: row.guest_last_name,
+      email: row.guest_email,
+      phone: row.guest_phone,
+    },
+    guests: {
+      adults: row.adults,
+      children: row.children,
+      infants: row.infants,
+      pets: row.pets,
+      total: row.adults + row.children,
+    },
+    startDate: row.start_date,
+    endDate: row.end_date,
+    nights: row.nights,
+    checkInTime: row.check_in_time ?? row.listing_check_in_time,
+    checkOutTime: row.check_out_time ?? row.listing_check_out_time,
+    accessCode: row.access_code,
+    notes: row.notes,
+    currency: row.currency,
+    accommodation: money(row.accommodation_minor),
+    guestPrice: money(row.guest_price_minor),
+    hostPayout: money(row.host_payout_minor),
+    stayPhase: isLiveStatus(status) ? stayPhaseOn(today, row.start_date, row.end_date) : null,
+    inquiryAt: iso(row.inquiry_at),
+    pendingAt: iso(row.pending_at),
+    confirmedAt: iso(row.confirmed_at),
+    declinedAt: iso(row.declined_at),
+    expiredAt: iso(row.expired_at),
+    cancelledAt: iso(row.cancelled_at),
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+/**
+ * Holds on a listing that take any night from `startDate` up to check-out `endDate`, earliest first,
+ * with the guest's name for reservation holds so a conflict can say whose stay is in the way.
+ * @param ignoreReservationId - a reservation whose own hold does not count (it is the one being moved).
+ */
+export async function findClashingHolds(
+  db: Executor,
+  accountId: string,
+  listingId: string,
+  startDate: LocalDate,
+  endDate: LocalDate,
+  ignoreReservationId?: string,
+): Promise<CalendarHold[]> {
+  let query = db
+    .selectFrom('calendar_holds')
+    .leftJoin('reservations', 'reservations.id', 'calendar_holds.reservation_id')
+    .select([
+      'calendar_holds.id',
+      'calendar_holds.kind',
+      'calendar_holds.reservation_id',
+      'calendar_holds.block_reason',
+      'calendar_holds.note',
+      'reservations.guest_first_name',
+      'reservations.guest_last_name',
+      sql<string>`lower(calendar_holds.nights)`.as('start_date'),
+      sql<string>`upper(calendar_holds.nights)`.as('end_date'),
+    ])
+    .where('calendar_holds.account_id', '=', accountId)
+    .where('calendar_holds.listing_id', '=', listingId)
+    .where(sql<boolean>`calendar_holds.nights && daterange(${startDate}::date, ${endDate}::date, '[)')`);
+  if (ignoreReservationId !== undefined) {
+    query = query.where((eb) =>
+      eb.or([
+        eb('calendar_holds.reservation_id', 'is', null),
+        eb('calendar_holds.reservation_id', '!=', ignoreReservationId),
+      ]),
+    );
+  }
+  const rows = await query.orderBy(sql`lower(calendar_holds.nights)`).execute();
+  return rows.map((row) => ({
+    id: row.id,
+    startDate: row.start_date,
+    endDate: row.end_date,
+    kind: row.kind as HoldKind,
+    reservationId: row.reservation_id,
+    blockReason: row.block_reason as BlockReason | null,
+    note: row.note,
+    guestName:
+      row.guest_first_name === null ? null : `${row.guest_first_name} ${row.guest_last_name ?? ''}`.trim(),
+  }));
+}

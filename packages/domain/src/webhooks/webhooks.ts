@@ -1,0 +1,139 @@
+import { z } from 'zod';
+import type { Actor } from '../core/actor.ts';
+import { type Page, pageInputShape } from '../core/paging.ts';
+
+/** The events a webhook subscription can receive. */
+export const webhookEvents = [
+  'reservation.created',
+  'reservation.updated',
+  'reservation.cancelled',
+  'message.created',
+  'review.created',
+  'calendar.updated',
+  'listing.updated',
+] as const;
+/** One of {@link webhookEvents}. */
+export type WebhookEvent = (typeof webhookEvents)[number];
+
+/** Most subscriptions one account may have; every event is sent to each of them. */
+export const maxWebhooksPerAccount = 20;
+
+/** Prefix of signing secrets, so a leaked one is recognisable in logs and secret scanners. */
+export const webhookSecretPrefix = 'whsec_';
+
+/** Host names on which plain http is allowed, for receivers under development on the same machine. */
+const loopbackHosts = new Set(['localhost', '127.0.0.1']);
+
+/**
+ * True when Innkeep may deliver to `url`: https anywhere, http only to localhost or 127.0.0.1, because
+ * payloads carry guest data and the signature does not hide it.
+ */
+export function isAllowedWebhookUrl(url: string): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  if (parsed.protocol === 'https:') return parsed.hostname !== '';
+  return parsed.protocol === 'http:' && loopbackHosts.has(parsed.hostname);
+}
+
+/** Validates a webhook subscription id. */
+export const webhookIdSchema = z.string().min(1).max(64).describe('Webhook subscription id, e.g. whk_…');
+
+const webhookUrlSchema = z
+  .string()
+  .trim()
+  .max(2000)
+  .refine(
+    isAllowedWebhookUrl,
+    'Must be an https:// URL (http:// is allowed only for localhost and 127.0.0.1).',
+  )
+  .describe('Where Innkeep POSTs events: an https URL (http only for localhost and 127.0.0.1).');
+
+const webhookEventsSchema = z
+  .array(z.enum(webhookEvents))
+  .min(1)
+  .max(webhookEvents.length)
+  .refine((events) => new Set(events).size === events.length, 'Each event may appear only once.')
+  .describe(`Events to receive, any of: ${webhookEvents.join(', ')}.`);
+
+/** A webhook subscription as it is listed; the signing secret is never shown again after creation. */
+export const webhookSchema = z.object({
+  id: z.string(),
+  url: z.string(),
+  events: z.array(z.enum(webhookEvents)),
+  active: z.boolean().describe('False when turned off by a user or disabled after repeated failures.'),
+  disabledReason: z.string().nullable().describe('Why the subscription is off; null while active.'),
+  consecutiveFailures: z.number().describe('Deliveries that failed in a row since the last success.'),
+  createdAt: z.string(),
+});
+/** A webhook subscription. */
+export type Webhook = z.infer<typeof webhookSchema>;
+
+/** A just-created subscription with its signing secret, the only time the secret is returned. */
+export const createdWebhookSchema = webhookSchema.extend({
+  secret: z
+    .string()
+    .describe(
+      'Signing secret (whsec_…), shown only now: store it to verify the Webhook-Signature header. ' +
+        'To replace it, delete the subscription and create a new one.',
+    ),
+});
+/** A new webhook subscription and its secret. */
+export type CreatedWebhook = z.infer<typeof createdWebhookSchema>;
+
+/** Paging for {@link WebhookUseCases.list}. */
+export const listWebhooksInputSchema = z.object({ ...pageInputShape });
+/** Input of {@link WebhookUseCases.list}. */
+export type ListWebhooksInput = z.input<typeof listWebhooksInputSchema>;
+
+/** A new subscription. */
+export const createWebhookInputSchema = z.object({
+  url: webhookUrlSchema,
+  events: webhookEventsSchema.optional().describe('Events to receive; omit for all of them.'),
+});
+/** Input of {@link WebhookUseCases.create}. */
+export type CreateWebhookInput = z.input<typeof createWebhookInputSchema>;
+
+/** Changes to a subscription. Omitted fields stay as they are. */
+export const updateWebhookInputSchema = z
+  .object({
+    webhookId: webhookIdSchema,
+    url: webhookUrlSchema.optional(),
+    events: webhookEventsSchema.optional().describe('Replaces the list of events to receive.'),
+    active: z
+      .boolean()
+      .optional()
+      .describe('false turns deliveries off; true turns them back on and resets the failure count.'),
+  })
+  .refine(
+    (input) => input.url !== undefined || input.events !== undefined || input.active !== undefined,
+    'Name at least one of url, events or active to change.',
+  );
+/** Input of {@link WebhookUseCases.update}. */
+export type UpdateWebhookInput = z.input<typeof updateWebhookInputSchema>;
+
+/** Names one subscription. */
+export const webhookRefInputSchema = z.object({ webhookId: webhookIdSchema });
+/** Input of {@link WebhookUseCases.delete}. */
+export type WebhookRefInput = z.input<typeof webhookRefInputSchema>;
+
+/** What {@link WebhookUseCases.delete} reports. */
+export interface DeletedWebhook {
+  readonly id: string;
+  readonly deleted: true;
+}
+
+/** Manages the account's webhook subscriptions. */
+export interface WebhookUseCases {
+  /** Lists subscriptions, oldest first, without their secrets. */
+  list(actor: Actor, input: ListWebhooksInput): Promise<Page<Webhook>>;
+  /** Subscribes a URL (to every event unless `events` says otherwise) and returns the secret once; audited. */
+  create(actor: Actor, input: CreateWebhookInput): Promise<CreatedWebhook>;
+  /** Changes the URL or events, or turns deliveries off or on; audited. */
+  update(actor: Actor, input: UpdateWebhookInput): Promise<Webhook>;
+  /** Deletes a subscription; deliveries stop at once. Audited. */
+  delete(actor: Actor, input: WebhookRefInput): Promise<DeletedWebhook>;
+}
