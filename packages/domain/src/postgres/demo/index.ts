@@ -1,0 +1,11 @@
+// The deterministic demo-data generator: a realistic account written straight to the database.
+
+export { demoLogin } from './demo-login.ts';
+export type { DemoOptions, DemoProgress, DemoSummary } from './seed-demo-data.ts';
+export {
+  demoExtraLogins,
+  demoOptionsSchema,
+  hasDemoAccount,
+  scaleDemoOptions,
+  seedDemoData,
+} from './seed-demo-data.ts';
