@@ -65,5 +65,10 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     parsers: { [DATE_OID]: keepText, [INT8_OID]: toNumber, [NUMERIC_OID]: keepText },
   });
   const db = new Kysely<Database>({ dialect: new SerializedPGliteDialect(pglite) });
-  return { db, kind: 'pglite', close: () => db.destroy() };
+  const close = async () => {
+    await db.destroy();
+    // Kysely only closes a driver it initialised, i.e. after a first query; close PGlite ourselves too.
+    if (!pglite.closed) await pglite.close();
+  };
+  return { db, kind: 'pglite', close };
 }

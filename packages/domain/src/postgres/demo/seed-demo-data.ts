@@ -52,7 +52,7 @@ export interface DemoOptions {
 
 /** One step of {@link seedDemoData}'s progress. */
 export interface DemoProgress {
-  /** `setup` (accounts, listings, rules, calendar), `activity` (stays and all that hangs off them), `done`. */
+  /** `setup` (accounts, listings, rules, calendar), then `activity` (stays and all that hangs off them). */
   readonly phase: string;
   readonly done: number;
   readonly total: number;
@@ -174,7 +174,6 @@ export async function seedDemoData(db: Kysely<Database>, options: DemoOptions): 
       await new Promise((resolve) => setImmediate(resolve));
     }
     await writer.flush();
-    report('done', work.length, work.length);
     return {
       accountId: demo.account.accountId,
       lapsedAccountId: lapsed.account.accountId,

@@ -1,0 +1,226 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+/** Log levels, most to least severe; `silent` logs nothing. */
+export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+/** One of {@link logLevels}. */
+export type LogLevel = (typeof logLevels)[number];
+
+/** Where the account data lives: a PostgreSQL server, or the embedded database in a directory. */
+export type DatabaseConfig =
+  | { readonly kind: 'postgres'; readonly url: string }
+  | { readonly kind: 'pglite'; readonly dataDir: string };
+
+/** What the CLI needs: the database and how much to say. */
+export interface DataConfig {
+  readonly database: DatabaseConfig;
+  readonly logLevel: LogLevel;
+}
+
+/**
+ * Keys for signing and encrypting (cookies, tokens); the first signs, all verify, so a new key can be put in
+ * front while the old one still verifies. `source` says where they came from, for the startup log.
+ */
+export type SecretKeys =
+  | { readonly keys: readonly string[]; readonly source: 'environment' }
+  | {
+      readonly keys: readonly string[];
+      /** `created` when this start generated them, `data-dir` when an earlier start did. */
+      readonly source: 'created' | 'data-dir';
+      readonly file: string;
+    };
+
+/** The server's whole configuration, read from the environment once at start. */
+export interface Config extends DataConfig {
+  readonly port: number;
+  readonly host: string;
+  /** The public address clients use, without a trailing slash. */
+  readonly baseUrl: string;
+  /** Kept for the rate limiter and caches of later issues; unset runs everything in process. */
+  readonly redisUrl: string | undefined;
+  /** Seed the demo account on the first start. */
+  readonly demoData: boolean;
+  readonly secretKeys: SecretKeys;
+}
+
+/** The environment is unusable; `problems` has one line per bad variable, all of them at once. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  readonly problems: readonly string[];
+
+  constructor(problems: readonly string[]) {
+    super(`Innkeep's configuration is invalid:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.problems = problems;
+  }
+}
+
+// apps/server/src → the repository root, wherever the checkout is and whatever the working directory.
+const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+const defaultDataDir = join(repoRoot, '.data', 'pglite');
+const secretKeysFileName = 'secret-keys.json';
+const minSecretKeyLength = 32;
+const keyAdvice = 'generate one with: openssl rand -base64 48';
+
+const dataShape = {
+  DATABASE_URL: z
+    .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' })
+    .optional(),
+  DATA_DIR: z.string().optional(),
+  LOG_LEVEL: z.enum(logLevels, { error: `must be one of ${logLevels.join(', ')}` }).default('info'),
+};
+
+const portMessage = 'must be a port number from 1 to 65535';
+
+const serverShape = {
+  ...dataShape,
+  PORT: z
+    .string()
+    .regex(/^\d{1,5}$/, portMessage)
+    .transform(Number)
+    .refine((port) => port >= 1 && port <= 65_535, portMessage)
+    .default(3000),
+  HOST: z.string().default('127.0.0.1'),
+  BASE_URL: z
+    .url({
+      protocol: /^https?$/,
+      error: 'must be an http:// or https:// URL, e.g. https://innkeep.example.com',
+    })
+    .refine((url) => !url.includes('?') && !url.includes('#'), 'must not have a query or a fragment')
+    .optional(),
+  REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
+  DEMO_DATA: z.stringbool({ error: 'must be true or false' }).optional(),
+  SECRET_KEYS: z
+    .string()
+    .transform((list) => list.split(',').map((key) => key.trim()))
+    .refine(
+      (keys) => keys.every((key) => key.length >= minSecretKeyLength),
+      `must be a comma-separated list of keys of at least ${minSecretKeyLength} characters each; ${keyAdvice}`,
+    )
+    .optional(),
+};
+
+// Values of these may hold passwords or keys, so problems with them never echo the value.
+const secretVariables = new Set(['DATABASE_URL', 'REDIS_URL', 'SECRET_KEYS']);
+
+/**
+ * Reads where the data lives (DATABASE_URL, or the embedded database in DATA_DIR) and LOG_LEVEL: what the CLI
+ * needs, without the server's listening address and keys.
+ *
+ * @throws {@link ConfigError} naming every bad variable.
+ */
+export function loadDataConfig(env: NodeJS.ProcessEnv): DataConfig {
+  const parsed = parseEnv(z.object(dataShape), env, []);
+  return { database: databaseConfig(parsed), logLevel: parsed.LOG_LEVEL };
+}
+
+/**
+ * Reads and validates the server's configuration. Call it once at start and pass the result down; nothing
+ * else reads `process.env`. Without SECRET_KEYS and with the embedded database, keys are generated once and
+ * kept in DATA_DIR/secret-keys.json (mode 0600), so restarts keep sessions valid.
+ *
+ * @throws {@link ConfigError} naming every bad variable, or when the key file cannot be read or written.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv): Config {
+  // Instances behind a load balancer must sign and verify with the same keys, so a shared database
+  // without shared keys is refused rather than silently giving each instance its own.
+  const crossFieldProblems =
+    cleaned(env.DATABASE_URL) !== undefined && cleaned(env.SECRET_KEYS) === undefined
+      ? [
+          `SECRET_KEYS: required when DATABASE_URL is set, because every instance must use the same keys; ${keyAdvice}`,
+        ]
+      : [];
+  const parsed = parseEnv(z.object(serverShape), env, crossFieldProblems);
+  const database = databaseConfig(parsed);
+  return {
+    database,
+    logLevel: parsed.LOG_LEVEL,
+    port: parsed.PORT,
+    host: parsed.HOST,
+    baseUrl: (parsed.BASE_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/+$/, ''),
+    redisUrl: parsed.REDIS_URL,
+    demoData: parsed.DEMO_DATA ?? database.kind === 'pglite',
+    secretKeys:
+      parsed.SECRET_KEYS !== undefined
+        ? { keys: parsed.SECRET_KEYS, source: 'environment' }
+        : embeddedSecretKeys(database),
+  };
+}
+
+// Empty and blank variables count as unset: `PORT=` in an .env file means "use the default".
+function cleaned(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed === '' ? undefined : trimmed;
+}
+
+function parseEnv<Shape extends z.ZodRawShape>(
+  schema: z.ZodObject<Shape>,
+  env: NodeJS.ProcessEnv,
+  extraProblems: readonly string[],
+): z.output<z.ZodObject<Shape>> {
+  const raw = Object.fromEntries(Object.keys(schema.shape).map((name) => [name, cleaned(env[name])]));
+  const result = schema.safeParse(raw);
+  const problems = result.success
+    ? []
+    : result.error.issues.map((issue) => {
+        const name = String(issue.path[0]);
+        const value = raw[name];
+        const got = value === undefined || secretVariables.has(name) ? '' : ` (got "${value}")`;
+        return `${name}: ${issue.message}${got}`;
+      });
+  problems.push(...extraProblems);
+  if (!result.success || problems.length > 0) throw new ConfigError(problems);
+  return result.data;
+}
+
+function databaseConfig(parsed: {
+  DATABASE_URL?: string | undefined;
+  DATA_DIR?: string | undefined;
+}): DatabaseConfig {
+  return parsed.DATABASE_URL !== undefined
+    ? { kind: 'postgres', url: parsed.DATABASE_URL }
+    : { kind: 'pglite', dataDir: resolve(parsed.DATA_DIR ?? defaultDataDir) };
+}
+
+function embeddedSecretKeys(database: DatabaseConfig): SecretKeys {
+  // Unreachable through loadConfig (DATABASE_URL without SECRET_KEYS is refused), but the type allows it.
+  if (database.kind !== 'pglite') throw new ConfigError(['SECRET_KEYS: required when DATABASE_URL is set']);
+  const file = join(database.dataDir, secretKeysFileName);
+  const keys = [randomBytes(48).toString('base64url')];
+  try {
+    mkdirSync(database.dataDir, { recursive: true, mode: 0o700 });
+    // `wx` fails when the file exists, so two processes starting at once cannot overwrite each other's keys.
+    writeFileSync(file, `${JSON.stringify({ keys }, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
+    return { keys, source: 'created', file };
+  } catch (error) {
+    if (!(error instanceof Error && 'code' in error && error.code === 'EEXIST')) {
+      throw new ConfigError([`DATA_DIR: cannot create ${file} (${describeFsError(error)})`]);
+    }
+  }
+  return { keys: readSecretKeysFile(file), source: 'data-dir', file };
+}
+
+const secretKeysFileSchema = z.object({ keys: z.array(z.string().min(minSecretKeyLength)).min(1) });
+
+function readSecretKeysFile(file: string): string[] {
+  let content: unknown;
+  try {
+    content = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new ConfigError([`DATA_DIR: cannot read ${file} (${describeFsError(error)})`]);
+  }
+  const result = secretKeysFileSchema.safeParse(content);
+  if (!result.success) {
+    throw new ConfigError([
+      `DATA_DIR: ${file} is not a valid key file; expected {"keys": ["<at least ${minSecretKeyLength} characters>", …]}. ` +
+        'Fix it, or delete it to generate new keys (sessions signed with the old keys then end).',
+    ]);
+  }
+  return result.data.keys;
+}
+
+function describeFsError(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,78 @@
+import {
+  type DatabaseHandle,
+  domainMigrations,
+  type HelpSyncResult,
+  migrateToLatest,
+  openDatabase,
+  syncHelpArticles,
+} from '@innkeep/domain/postgres';
+import type { DatabaseConfig } from './config.ts';
+import { lockDataDir } from './data-dir-lock.ts';
+
+/**
+ * Opens the configured database. The embedded one is locked to this process until `close()`, because two
+ * processes on one PGlite directory corrupt it.
+ *
+ * @throws {@link DataDirInUseError} when another live process has the embedded database open.
+ */
+export async function openConfiguredDatabase(config: DatabaseConfig): Promise<DatabaseHandle> {
+  if (config.kind === 'postgres') return openDatabase(config);
+  const release = lockDataDir(config.dataDir);
+  try {
+    const handle = await openDatabase(config);
+    return {
+      db: handle.db,
+      kind: handle.kind,
+      close: async () => {
+        try {
+          await handle.close();
+        } finally {
+          release();
+        }
+      },
+    };
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+/** What {@link prepareDatabase} changed. */
+export interface DatabasePreparation {
+  /** Names of the migrations that ran now; empty when the schema was current. */
+  readonly migrations: readonly string[];
+  /** Help article slugs added, updated and removed to match this release. */
+  readonly helpArticles: HelpSyncResult;
+}
+
+/**
+ * Brings a database up to date: the schema to the latest migration, then the help articles to the ones
+ * this release ships. The server runs it on every start and the CLI before every command, so an operator
+ * never has to remember a separate step; both parts do nothing when nothing changed.
+ */
+export async function prepareDatabase(db: DatabaseHandle['db']): Promise<DatabasePreparation> {
+  const migrations = await migrateToLatest(db, domainMigrations);
+  const helpArticles = await syncHelpArticles(db);
+  return { migrations, helpArticles };
+}
+
+/**
+ * A sentence for the failures an operator fixes in DATABASE_URL or on the database server, so they need no
+ * stack trace; undefined for anything else.
+ */
+export function explainDatabaseError(error: unknown): string | undefined {
+  const code = error instanceof Error && 'code' in error ? error.code : undefined;
+  switch (code) {
+    case 'ECONNREFUSED':
+      return 'the PostgreSQL server in DATABASE_URL refused the connection; is it running, on that host and port?';
+    case 'ENOTFOUND':
+      return 'the host in DATABASE_URL was not found; check its spelling.';
+    case '28P01':
+    case '28000':
+      return 'PostgreSQL refused the user or password in DATABASE_URL.';
+    case '3D000':
+      return 'the database named in DATABASE_URL does not exist; create it first (e.g. with createdb).';
+    default:
+      return undefined;
+  }
+}

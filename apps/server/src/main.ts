@@ -1,0 +1,95 @@
+// Starts Innkeep: `pnpm start`, or `node src/main.ts`. Reads the environment once, brings the database up to
+// date, seeds the demo account on the first start when DEMO_DATA is on, and listens until SIGINT or SIGTERM.
+import { systemClock } from '@innkeep/domain';
+import { demoLogin, hasDemoAccount } from '@innkeep/domain/demo';
+import type { DatabaseHandle } from '@innkeep/domain/postgres';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.ts';
+import { type Config, ConfigError, loadConfig } from './config.ts';
+import { DataDirInUseError } from './data-dir-lock.ts';
+import { explainDatabaseError, openConfiguredDatabase, prepareDatabase } from './database.ts';
+import { localToday, seedDemoWithProgress } from './demo.ts';
+
+let config: Config;
+try {
+  config = loadConfig(process.env);
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  process.stderr.write(`${error.message}\n`);
+  process.exit(1);
+}
+
+let database: DatabaseHandle | undefined;
+let app: FastifyInstance | undefined;
+try {
+  database = await openConfiguredDatabase(config.database);
+  app = buildApp({ database, clock: systemClock, logLevel: config.logLevel });
+  await start(config, database, app);
+} catch (error) {
+  const known = knownStartupProblem(error, config);
+  if (known === undefined) console.error('Innkeep could not start:', error);
+  else process.stderr.write(`Innkeep could not start: ${known}\n`);
+  await app?.close().catch(() => {});
+  await database?.close().catch(() => {});
+  process.exit(1);
+}
+
+async function start(config: Config, database: DatabaseHandle, app: FastifyInstance): Promise<void> {
+  const { log } = app;
+  if (config.secretKeys.source === 'created') {
+    log.warn(
+      { file: config.secretKeys.file },
+      'SECRET_KEYS is not set: generated keys and stored them in the data directory (mode 0600). ' +
+        'Keep that file private; set SECRET_KEYS to manage keys yourself.',
+    );
+  }
+
+  const { migrations, helpArticles } = await prepareDatabase(database.db);
+  if (migrations.length > 0) log.info({ migrations }, 'Applied database migrations');
+  const { added, updated, removed } = helpArticles;
+  if (added.length + updated.length + removed.length > 0) log.info(helpArticles, 'Updated the help articles');
+
+  if (config.demoData && !(await hasDemoAccount(database.db))) {
+    process.stderr.write('Seeding the demo account (first start only)…\n');
+    const startedAt = performance.now();
+    await seedDemoWithProgress(database.db, { today: localToday(systemClock.now()) }, process.stderr);
+    log.info({ seconds: Math.round((performance.now() - startedAt) / 100) / 10 }, 'Seeded the demo account');
+  }
+
+  await app.listen({ port: config.port, host: config.host });
+  stopOnSignals(app, database);
+
+  process.stdout.write(`Innkeep is running at ${config.baseUrl}\n`);
+  if (config.demoData) {
+    process.stdout.write(`Demo login: ${demoLogin.email} / ${demoLogin.password} (demo mode only)\n`);
+  }
+}
+
+function stopOnSignals(app: FastifyInstance, database: DatabaseHandle): void {
+  let stopping = false;
+  const stop = async (signal: NodeJS.Signals) => {
+    // A second Ctrl-C means "now": someone is waiting on a shutdown that hangs.
+    if (stopping) process.exit(1);
+    stopping = true;
+    app.log.info({ signal }, 'Shutting down');
+    try {
+      // Stop taking requests and let running ones finish before the database goes away under them.
+      await app.close();
+      await database.close();
+    } catch (error) {
+      console.error('Innkeep did not shut down cleanly:', error);
+      process.exitCode = 1;
+    }
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+// Problems an operator fixes without reading a stack trace; anything else is printed in full.
+function knownStartupProblem(error: unknown, config: Config): string | undefined {
+  if (error instanceof DataDirInUseError) return error.message;
+  if (error instanceof Error && 'code' in error && error.code === 'EADDRINUSE') {
+    return `port ${config.port} on ${config.host} is already in use; stop the other process or set PORT.`;
+  }
+  return explainDatabaseError(error);
+}

@@ -1,0 +1,181 @@
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, loadDataConfig } from '../src/config.ts';
+
+const key = 'k'.repeat(32);
+const otherKey = 'z'.repeat(40);
+const postgresUrl = 'postgres://innkeep:s3cret-password@db.internal:5432/innkeep';
+
+const tempDirs: string[] = [];
+function tempDataDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'innkeep-config-'));
+  tempDirs.push(dir);
+  return join(dir, 'pglite');
+}
+
+afterEach(() => {
+  for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function problemsOf(env: NodeJS.ProcessEnv): readonly string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('defaults to port 3000 on 127.0.0.1, the embedded database in the repository, and demo data', () => {
+    const config = loadConfig({ SECRET_KEYS: key });
+    expect(config).toEqual({
+      port: 3000,
+      host: '127.0.0.1',
+      baseUrl: 'http://localhost:3000',
+      database: { kind: 'pglite', dataDir: resolve(import.meta.dirname, '../../../.data/pglite') },
+      redisUrl: undefined,
+      demoData: true,
+      secretKeys: { keys: [key], source: 'environment' },
+      logLevel: 'info',
+    });
+  });
+
+  it('derives the default BASE_URL from PORT and drops a trailing slash from an explicit one', () => {
+    expect(loadConfig({ SECRET_KEYS: key, PORT: '8080' }).baseUrl).toBe('http://localhost:8080');
+    const behindProxy = loadConfig({ SECRET_KEYS: key, BASE_URL: 'https://stays.example.com/innkeep/' });
+    expect(behindProxy.baseUrl).toBe('https://stays.example.com/innkeep');
+  });
+
+  it('uses PostgreSQL when DATABASE_URL is set, and then seeds no demo data unless asked', () => {
+    const config = loadConfig({
+      DATABASE_URL: postgresUrl,
+      SECRET_KEYS: key,
+      REDIS_URL: 'redis://cache:6379',
+    });
+    expect(config.database).toEqual({ kind: 'postgres', url: postgresUrl });
+    expect(config.demoData).toBe(false);
+    expect(config.redisUrl).toBe('redis://cache:6379');
+    expect(loadConfig({ DATABASE_URL: postgresUrl, SECRET_KEYS: key, DEMO_DATA: 'true' }).demoData).toBe(
+      true,
+    );
+    expect(loadConfig({ SECRET_KEYS: key, DEMO_DATA: 'false' }).demoData).toBe(false);
+  });
+
+  it('treats empty variables as unset', () => {
+    const config = loadConfig({ SECRET_KEYS: key, PORT: '', DATABASE_URL: ' ', LOG_LEVEL: '' });
+    expect(config).toMatchObject({ port: 3000, logLevel: 'info', database: { kind: 'pglite' } });
+  });
+
+  it.each(['abc', '0', '65536', '80.5', '-1'])('refuses PORT=%s', (port) => {
+    expect(problemsOf({ SECRET_KEYS: key, PORT: port })).toEqual([
+      `PORT: must be a port number from 1 to 65535 (got "${port}")`,
+    ]);
+  });
+
+  it('lists every bad variable at once and never echoes secret values', () => {
+    const problems = problemsOf({
+      PORT: 'http',
+      BASE_URL: 'ftp://example.com',
+      DATABASE_URL: 'mysql://root:hunter2@db/innkeep',
+      REDIS_URL: 'http://cache',
+      DEMO_DATA: 'maybe',
+      LOG_LEVEL: 'loud',
+      SECRET_KEYS: key,
+    });
+    expect(problems.map((problem) => problem.split(':')[0])).toEqual([
+      'DATABASE_URL',
+      'LOG_LEVEL',
+      'PORT',
+      'BASE_URL',
+      'REDIS_URL',
+      'DEMO_DATA',
+    ]);
+    expect(problems.join('\n')).not.toContain('hunter2');
+    expect(problems).toContain('DEMO_DATA: must be true or false (got "maybe")');
+  });
+
+  it('puts every problem in the error message, one per line', () => {
+    expect(() => loadConfig({ PORT: 'x', LOG_LEVEL: 'loud', SECRET_KEYS: key })).toThrow(
+      /configuration is invalid:\n {2}- LOG_LEVEL: .*\n {2}- PORT: /,
+    );
+  });
+
+  describe('SECRET_KEYS', () => {
+    it('is a comma-separated list whose first key signs', () => {
+      const config = loadConfig({ SECRET_KEYS: ` ${key} , ${otherKey}` });
+      expect(config.secretKeys).toEqual({ keys: [key, otherKey], source: 'environment' });
+    });
+
+    it('refuses keys shorter than 32 characters without echoing them', () => {
+      const problems = problemsOf({ SECRET_KEYS: `${key},short-key` });
+      expect(problems).toHaveLength(1);
+      expect(problems[0]).toMatch(/^SECRET_KEYS: .*at least 32 characters/);
+      expect(problems[0]).not.toContain('short-key');
+    });
+
+    it('is required with DATABASE_URL, because all instances must share the keys', () => {
+      const problems = problemsOf({ DATABASE_URL: postgresUrl, PORT: 'nope' });
+      expect(problems).toHaveLength(2);
+      expect(problems[0]).toMatch(/^PORT: /);
+      expect(problems[1]).toMatch(/^SECRET_KEYS: required when DATABASE_URL is set/);
+    });
+
+    it('is generated once for the embedded database, stored with mode 0600, and reused', () => {
+      const dataDir = tempDataDir();
+      const first = loadConfig({ DATA_DIR: dataDir });
+      const file = join(dataDir, 'secret-keys.json');
+      expect(first.secretKeys).toMatchObject({ source: 'created', file });
+      expect(first.secretKeys.keys).toHaveLength(1);
+      expect(first.secretKeys.keys[0]?.length).toBeGreaterThanOrEqual(32);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ keys: first.secretKeys.keys });
+
+      const second = loadConfig({ DATA_DIR: dataDir });
+      expect(second.secretKeys).toEqual({ keys: first.secretKeys.keys, source: 'data-dir', file });
+    });
+
+    it('prefers SECRET_KEYS over a stored key file', () => {
+      const dataDir = tempDataDir();
+      loadConfig({ DATA_DIR: dataDir });
+      expect(loadConfig({ DATA_DIR: dataDir, SECRET_KEYS: key }).secretKeys).toEqual({
+        keys: [key],
+        source: 'environment',
+      });
+    });
+
+    it('refuses a damaged key file instead of replacing it', () => {
+      const dataDir = tempDataDir();
+      loadConfig({ DATA_DIR: dataDir });
+      const file = join(dataDir, 'secret-keys.json');
+      writeFileSync(file, '{"keys": ["too short"]}');
+      const problems = problemsOf({ DATA_DIR: dataDir });
+      expect(problems).toHaveLength(1);
+      expect(problems[0]).toContain(`${file} is not a valid key file`);
+      expect(readFileSync(file, 'utf8')).toBe('{"keys": ["too short"]}');
+    });
+  });
+});
+
+describe('loadDataConfig', () => {
+  it('reads only where the data lives, so the CLI needs neither PORT nor SECRET_KEYS', () => {
+    const dataDir = tempDataDir();
+    expect(loadDataConfig({ DATA_DIR: dataDir, PORT: 'not a port' })).toEqual({
+      database: { kind: 'pglite', dataDir },
+      logLevel: 'info',
+    });
+    expect(loadDataConfig({ DATABASE_URL: postgresUrl, LOG_LEVEL: 'debug' })).toEqual({
+      database: { kind: 'postgres', url: postgresUrl },
+      logLevel: 'debug',
+    });
+  });
+
+  it('refuses a DATABASE_URL that is not PostgreSQL', () => {
+    expect(() => loadDataConfig({ DATABASE_URL: 'sqlite:///tmp/x.db' })).toThrow(
+      'DATABASE_URL: must be a postgres:// or postgresql:// URL',
+    );
+  });
+});

@@ -1,0 +1,62 @@
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+/** apps/server, where `node src/…` runs as `pnpm start` and `pnpm cli` run it. */
+export const serverDir = fileURLToPath(new URL('../..', import.meta.url));
+
+/** What a finished process said and how it ended. */
+export interface ProcessResult {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+const innkeepVariables = [
+  'PORT',
+  'HOST',
+  'BASE_URL',
+  'DATABASE_URL',
+  'DATA_DIR',
+  'REDIS_URL',
+  'DEMO_DATA',
+  'SECRET_KEYS',
+  'LOG_LEVEL',
+];
+
+/**
+ * The test runner's environment without Innkeep's variables, plus `env`: a developer's own DATABASE_URL or
+ * SECRET_KEYS must not leak into a test.
+ */
+export function isolatedEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  const base = { ...process.env };
+  for (const name of innkeepVariables) delete base[name];
+  return { ...base, ...env };
+}
+
+/** Runs `node src/cli.ts …args` to the end. */
+export function runCli(args: readonly string[], env: Record<string, string>): Promise<ProcessResult> {
+  const child = spawn(process.execPath, ['src/cli.ts', ...args], { cwd: serverDir, env: isolatedEnv(env) });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** A TCP port nothing listens on right now. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  if (address === null || typeof address === 'string') throw new Error('no TCP address');
+  return address.port;
+}

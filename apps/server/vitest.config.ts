@@ -1,0 +1,10 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // The CLI and startup tests spawn Node processes that each open an embedded database.
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+  },
+});
