@@ -30,7 +30,7 @@ const generalHelp = [
   `  ${'help [command]'.padEnd(18)}Show this list, or one command's options.`,
   '',
   'Every command works on the database the server uses: DATABASE_URL, or the embedded database in DATA_DIR',
-  '(default .data/pglite). The embedded database serves one process at a time: stop the server first.',
+  '(default .data/). The embedded database serves one process at a time: stop the server first.',
   'Exit codes: 0 done, 1 configuration or unexpected failure, 2 usage error or refused request.',
 ].join('\n');
 

@@ -12,7 +12,11 @@ export type LogLevel = (typeof logLevels)[number];
 /** Where the account data lives: a PostgreSQL server, or the embedded database in a directory. */
 export type DatabaseConfig =
   | { readonly kind: 'postgres'; readonly url: string }
-  | { readonly kind: 'pglite'; readonly dataDir: string };
+  | {
+      readonly kind: 'pglite';
+      /** DATA_DIR: holds the database (in `pglite/`), the generated secret keys and the lock file. */
+      readonly dataDir: string;
+    };
 
 /** What the CLI needs: the database and how much to say. */
 export interface DataConfig {
@@ -59,7 +63,7 @@ export class ConfigError extends Error {
 
 // apps/server/src → the repository root, wherever the checkout is and whatever the working directory.
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
-const defaultDataDir = join(repoRoot, '.data', 'pglite');
+const defaultDataDir = join(repoRoot, '.data');
 const secretKeysFileName = 'secret-keys.json';
 const minSecretKeyLength = 32;
 const keyAdvice = 'generate one with: openssl rand -base64 48';

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import {
   type DatabaseHandle,
   domainMigrations,
@@ -19,7 +20,7 @@ export async function openConfiguredDatabase(config: DatabaseConfig): Promise<Da
   if (config.kind === 'postgres') return openDatabase(config);
   const release = lockDataDir(config.dataDir);
   try {
-    const handle = await openDatabase(config);
+    const handle = await openDatabase({ kind: 'pglite', dataDir: join(config.dataDir, 'pglite') });
     return {
       db: handle.db,
       kind: handle.kind,

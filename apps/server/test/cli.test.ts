@@ -128,7 +128,7 @@ describe('innkeep CLI against a fresh embedded database', () => {
   });
 
   it('stored only a hash of the authToken, and the subscription change', async () => {
-    const database = await openDatabase({ kind: 'pglite', dataDir: env.DATA_DIR ?? '' });
+    const database = await openDatabase({ kind: 'pglite', dataDir: join(env.DATA_DIR ?? '', 'pglite') });
     try {
       const users = await sql<{ auth_token_hash: string | null }>`
         select auth_token_hash from users where lower(email) = ${owner.email}`.execute(database.db);

@@ -36,7 +36,7 @@ describe('loadConfig', () => {
       port: 3000,
       host: '127.0.0.1',
       baseUrl: 'http://localhost:3000',
-      database: { kind: 'pglite', dataDir: resolve(import.meta.dirname, '../../../.data/pglite') },
+      database: { kind: 'pglite', dataDir: resolve(import.meta.dirname, '../../../.data') },
       redisUrl: undefined,
       demoData: true,
       secretKeys: { keys: [key], source: 'environment' },

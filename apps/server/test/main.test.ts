@@ -18,7 +18,7 @@ describe('node src/main.ts', () => {
     port = await freePort();
     child = spawn(process.execPath, ['src/main.ts'], {
       cwd: serverDir,
-      env: isolatedEnv({ PORT: String(port), DATA_DIR: join(root, 'pglite'), DEMO_DATA: 'false' }),
+      env: isolatedEnv({ PORT: String(port), DATA_DIR: root, DEMO_DATA: 'false' }),
     });
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
@@ -52,12 +52,12 @@ describe('node src/main.ts', () => {
   });
 
   it('generated the secret keys into the data directory, readable only by its owner, and said so', () => {
-    expect(statSync(join(root, 'pglite', 'secret-keys.json')).mode & 0o777).toBe(0o600);
+    expect(statSync(join(root, 'secret-keys.json')).mode & 0o777).toBe(0o600);
     expect(stdout).toContain('SECRET_KEYS is not set: generated keys');
   });
 
   it('keeps CLI commands off its embedded database while it runs', async () => {
-    const result = await runCli(['migrate'], { DATA_DIR: join(root, 'pglite') });
+    const result = await runCli(['migrate'], { DATA_DIR: root });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`is in use by process ${child.pid}`);
   });
@@ -68,7 +68,7 @@ describe('node src/main.ts', () => {
   });
 
   it('left a database the CLI can use', async () => {
-    const result = await runCli(['migrate'], { DATA_DIR: join(root, 'pglite') });
+    const result = await runCli(['migrate'], { DATA_DIR: root });
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^The database schema was already up to date\.\n/);
   });

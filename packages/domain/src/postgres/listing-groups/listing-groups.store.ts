@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import { type Actor, assertCanWrite } from '../../core/actor.ts';
-import { DomainError, notFound } from '../../core/errors.ts';
+import { notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { parseInput } from '../../core/input.ts';
 import { decodeCursor, toPage } from '../../core/paging.ts';
@@ -15,6 +15,7 @@ import {
   updateListingGroupInputSchema,
 } from '../../listing-groups/listing-groups.ts';
 import type { Executor, ListingGroupsTable } from '../database.ts';
+import { assertListingsInAccount } from '../listings/listings.store.ts';
 import type { StoreDeps } from '../store-deps.ts';
 import { inTransaction, recordAudit } from '../transaction.ts';
 
@@ -31,12 +32,7 @@ export function createListingGroupUseCases({ db }: StoreDeps): ListingGroupUseCa
       let query = db.selectFrom('listing_groups').selectAll().where('account_id', '=', actor.accountId);
       if (input.cursor !== undefined) {
         const [name, id] = decodeCursor(input.cursor, 2);
-        query = query.where((eb) =>
-          eb.or([
-            eb('name', '>', String(name)),
-            eb.and([eb('name', '=', String(name)), eb('id', '>', String(id))]),
-          ]),
-        );
+        query = query.where((eb) => eb(eb.refTuple('name', 'id'), '>', eb.tuple(String(name), String(id))));
       }
       const rows = await query
         .orderBy('name')
@@ -63,7 +59,7 @@ export function createListingGroupUseCases({ db }: StoreDeps): ListingGroupUseCa
       assertCanWrite(actor);
       const input = parseInput(createListingGroupInputSchema, rawInput);
       return inTransaction(db, async (trx) => {
-        await assertListingsInAccount(trx, actor, input.listingIds);
+        await assertListingsInAccount(trx, actor.accountId, input.listingIds);
         const id = newId('listingGroup');
         await trx
           .insertInto('listing_groups')
@@ -93,7 +89,7 @@ export function createListingGroupUseCases({ db }: StoreDeps): ListingGroupUseCa
       return inTransaction(db, async (trx) => {
         await lockGroupOrThrow(trx, actor, input.groupId);
         if (input.listingIds !== undefined) {
-          await assertListingsInAccount(trx, actor, input.listingIds);
+          await assertListingsInAccount(trx, actor.accountId, input.listingIds);
           await replaceMembers(trx, input.groupId, input.listingIds);
         }
         const changes = { name: input.name, owner_name: input.ownerName, owner_email: input.ownerEmail };
@@ -194,30 +190,6 @@ async function findGroupOrThrow(db: Executor, actor: Actor, groupId: string): Pr
   if (!row) throw notFound('listing group', groupId);
   const members = await loadMembers(db, [row.id]);
   return toListingGroup(row, members.get(row.id) ?? []);
-}
-
-/** Refuses, naming them all, listing ids that are not this account's. */
-async function assertListingsInAccount(
-  trx: Executor,
-  actor: Actor,
-  listingIds: readonly string[],
-): Promise<void> {
-  if (listingIds.length === 0) return;
-  const found = await trx
-    .selectFrom('listings')
-    .select('id')
-    .where('account_id', '=', actor.accountId)
-    .where('id', 'in', listingIds)
-    .execute();
-  const known = new Set(found.map((row) => row.id));
-  const missing = listingIds.filter((id) => !known.has(id));
-  if (missing.length > 0) {
-    throw new DomainError(
-      'not_found',
-      `No listing with id ${missing.join(', ')} in this account; list_listings shows the valid ids.`,
-      { details: { kind: 'listing', ids: missing } },
-    );
-  }
 }
 
 async function replaceMembers(trx: Executor, groupId: string, listingIds: readonly string[]): Promise<void> {

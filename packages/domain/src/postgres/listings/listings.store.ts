@@ -48,10 +48,7 @@ export function createListingUseCases({ db }: StoreDeps): ListingUseCases {
       if (input.cursor !== undefined) {
         const [name, id] = decodeCursor(input.cursor, 2);
         query = query.where((eb) =>
-          eb.or([
-            eb('listings.name', '>', String(name)),
-            eb.and([eb('listings.name', '=', String(name)), eb('listings.id', '>', String(id))]),
-          ]),
+          eb(eb.refTuple('listings.name', 'listings.id'), '>', eb.tuple(String(name), String(id))),
         );
       }
       const rows = await query
@@ -134,6 +131,33 @@ export function createListingUseCases({ db }: StoreDeps): ListingUseCases {
       });
     },
   };
+}
+
+/**
+ * Throws one `not_found` naming every id in `listingIds` that is not a listing of the account, so rules
+ * and groups can never point at another account's listings.
+ */
+export async function assertListingsInAccount(
+  db: Executor,
+  accountId: string,
+  listingIds: readonly string[],
+): Promise<void> {
+  if (listingIds.length === 0) return;
+  const found = await db
+    .selectFrom('listings')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('id', 'in', listingIds)
+    .execute();
+  const known = new Set(found.map((row) => row.id));
+  const missing = listingIds.filter((id) => !known.has(id));
+  if (missing.length > 0) {
+    throw new DomainError(
+      'not_found',
+      `No listing with id ${missing.join(', ')} in this account; list_listings shows the valid ids.`,
+      { details: { kind: 'listing', ids: missing } },
+    );
+  }
 }
 
 /** One listing of the actor's account, with its groups and channel links; `not_found` otherwise. */

@@ -22,12 +22,7 @@ export function createLockUseCases({ db, clock }: StoreDeps): LockUseCases {
       let query = db.selectFrom('locks').selectAll().where('account_id', '=', actor.accountId);
       if (input.cursor !== undefined) {
         const [name, id] = decodeCursor(input.cursor, 2);
-        query = query.where((eb) =>
-          eb.or([
-            eb('name', '>', String(name)),
-            eb.and([eb('name', '=', String(name)), eb('id', '>', String(id))]),
-          ]),
-        );
+        query = query.where((eb) => eb(eb.refTuple('name', 'id'), '>', eb.tuple(String(name), String(id))));
       }
       const rows = await query
         .orderBy('name')

@@ -1,6 +1,6 @@
 import { type Selectable, sql } from 'kysely';
 import { type Actor, assertCanWrite } from '../../core/actor.ts';
-import { DomainError, notFound } from '../../core/errors.ts';
+import { notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { parseInput } from '../../core/input.ts';
 import { decodeCursor, toPage } from '../../core/paging.ts';
@@ -15,6 +15,7 @@ import {
   messageRuleRefInputSchema,
 } from '../../messages/message-rules.ts';
 import type { MessageRulesTable } from '../database.ts';
+import { assertListingsInAccount } from '../listings/listings.store.ts';
 import type { StoreDeps } from '../store-deps.ts';
 import { inTransaction, recordAudit } from '../transaction.ts';
 
@@ -77,12 +78,7 @@ export function createMessageRuleUseCases({ db, clock }: StoreDeps): MessageRule
       }
       if (input.cursor !== undefined) {
         const [name, id] = decodeCursor(input.cursor, 2).map(String);
-        query = query.where((eb) =>
-          eb.or([
-            eb('name', '>', name ?? ''),
-            eb.and([eb('name', '=', name ?? ''), eb('id', '>', id ?? '')]),
-          ]),
-        );
+        query = query.where((eb) => eb(eb.refTuple('name', 'id'), '>', eb.tuple(name ?? '', id ?? '')));
       }
       const rows = await query
         .orderBy('name')
@@ -99,21 +95,7 @@ export function createMessageRuleUseCases({ db, clock }: StoreDeps): MessageRule
       const ruleChannels = input.channels === undefined ? null : [...new Set(input.channels)];
       return inTransaction(db, async (trx) => {
         if (listingIds !== null) {
-          const found = await trx
-            .selectFrom('listings')
-            .select('id')
-            .where('account_id', '=', actor.accountId)
-            .where('id', 'in', listingIds)
-            .execute();
-          const known = new Set(found.map((row) => row.id));
-          const missing = listingIds.filter((id) => !known.has(id));
-          if (missing.length > 0) {
-            throw new DomainError(
-              'not_found',
-              `No listing with id ${missing.join(', ')} in this account. Use ids from the listings list, or omit listingIds to cover every listing.`,
-              { details: { kind: 'listing', ids: missing } },
-            );
-          }
+          await assertListingsInAccount(trx, actor.accountId, listingIds);
         }
         const now = clock.now();
         const created = await trx

@@ -123,7 +123,7 @@ export async function loadPricing(
  */
 export async function loadHolds(
   db: Executor,
-  listing: ListingRow,
+  listing: Pick<ListingRow, 'account_id' | 'id'>,
   from: LocalDate,
   to: LocalDate,
   options: { readonly ignoreReservationId?: string | undefined } = {},

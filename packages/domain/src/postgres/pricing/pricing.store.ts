@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
 import { assertCanWrite } from '../../core/actor.ts';
-import { DomainError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { parseInput } from '../../core/input.ts';
 import { toMajorUnits } from '../../core/money.ts';
@@ -13,6 +12,7 @@ import {
   quoteInputSchema,
 } from '../../pricing/pricing.ts';
 import type { StayQuote } from '../../pricing/quote.ts';
+import { assertListingsInAccount } from '../listings/listings.store.ts';
 import type { StoreDeps } from '../store-deps.ts';
 import { inTransaction, recordAudit } from '../transaction.ts';
 import { findListingRowOrThrow, toPricingRule } from './pricing-inputs.ts';
@@ -62,21 +62,7 @@ export function createPricingUseCases({ db, clock }: StoreDeps): PricingUseCases
         // Locking the account serializes rule creation, so each new rule really lands last.
         await trx.selectFrom('accounts').select('id').where('id', '=', actor.accountId).forUpdate().execute();
         if (input.listingIds !== undefined) {
-          const found = await trx
-            .selectFrom('listings')
-            .select('id')
-            .where('account_id', '=', actor.accountId)
-            .where('id', 'in', input.listingIds)
-            .execute();
-          const known = new Set(found.map((row) => row.id));
-          const missing = input.listingIds.filter((id) => !known.has(id));
-          if (missing.length > 0) {
-            throw new DomainError(
-              'not_found',
-              `No listing with id ${missing.join(', ')} in this account. List the listings to find their ids.`,
-              { details: { kind: 'listing', ids: missing } },
-            );
-          }
+          await assertListingsInAccount(trx, actor.accountId, input.listingIds);
         }
         const last = await trx
           .selectFrom('pricing_rules')

@@ -1,5 +1,4 @@
-import { sql } from 'kysely';
-import type { BlockReason, CalendarHold, HoldKind } from '../../calendar/holds.ts';
+import type { CalendarHold } from '../../calendar/holds.ts';
 import type { Actor } from '../../core/actor.ts';
 import type { Clock } from '../../core/clock.ts';
 import { type LocalDate, localDateIn } from '../../core/dates.ts';
@@ -14,6 +13,7 @@ import {
 } from '../../reservations/reservation-status.ts';
 import type { LineItemType, Reservation, ReservationDetail } from '../../reservations/reservations.ts';
 import type { Executor, ReservationRow } from '../database.ts';
+import { loadHolds } from '../pricing/pricing-inputs.ts';
 
 /** A reservation row with the listing facts its view needs. */
 export type ReservationViewRow = ReservationRow & {
@@ -143,7 +143,7 @@ export function toReservation(row: ReservationViewRow, today: LocalDate): Reserv
  * with the guest's name for reservation holds so a conflict can say whose stay is in the way.
  * @param ignoreReservationId - a reservation whose own hold does not count (it is the one being moved).
  */
-export async function findClashingHolds(
+export function findClashingHolds(
   db: Executor,
   accountId: string,
   listingId: string,
@@ -151,41 +151,5 @@ export async function findClashingHolds(
   endDate: LocalDate,
   ignoreReservationId?: string,
 ): Promise<CalendarHold[]> {
-  let query = db
-    .selectFrom('calendar_holds')
-    .leftJoin('reservations', 'reservations.id', 'calendar_holds.reservation_id')
-    .select([
-      'calendar_holds.id',
-      'calendar_holds.kind',
-      'calendar_holds.reservation_id',
-      'calendar_holds.block_reason',
-      'calendar_holds.note',
-      'reservations.guest_first_name',
-      'reservations.guest_last_name',
-      sql<string>`lower(calendar_holds.nights)`.as('start_date'),
-      sql<string>`upper(calendar_holds.nights)`.as('end_date'),
-    ])
-    .where('calendar_holds.account_id', '=', accountId)
-    .where('calendar_holds.listing_id', '=', listingId)
-    .where(sql<boolean>`calendar_holds.nights && daterange(${startDate}::date, ${endDate}::date, '[)')`);
-  if (ignoreReservationId !== undefined) {
-    query = query.where((eb) =>
-      eb.or([
-        eb('calendar_holds.reservation_id', 'is', null),
-        eb('calendar_holds.reservation_id', '!=', ignoreReservationId),
-      ]),
-    );
-  }
-  const rows = await query.orderBy(sql`lower(calendar_holds.nights)`).execute();
-  return rows.map((row) => ({
-    id: row.id,
-    startDate: row.start_date,
-    endDate: row.end_date,
-    kind: row.kind as HoldKind,
-    reservationId: row.reservation_id,
-    blockReason: row.block_reason as BlockReason | null,
-    note: row.note,
-    guestName:
-      row.guest_first_name === null ? null : `${row.guest_first_name} ${row.guest_last_name ?? ''}`.trim(),
-  }));
+  return loadHolds(db, { account_id: accountId, id: listingId }, startDate, endDate, { ignoreReservationId });
 }

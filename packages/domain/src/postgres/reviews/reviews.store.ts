@@ -34,10 +34,7 @@ export function createReviewUseCases({ db, clock }: StoreDeps): ReviewUseCases {
         const [submittedKey, id] = decodeCursor(input.cursor, 2);
         const submittedAt = sql<Date>`cast(${String(submittedKey)} as timestamptz)`;
         query = query.where((eb) =>
-          eb.or([
-            eb('reviews.submitted_at', '<', submittedAt),
-            eb.and([eb('reviews.submitted_at', '=', submittedAt), eb('reviews.id', '<', String(id))]),
-          ]),
+          eb(eb.refTuple('reviews.submitted_at', 'reviews.id'), '<', eb.tuple(submittedAt, String(id))),
         );
       }
       const rows = await query

@@ -34,10 +34,7 @@ export function createWebhookUseCases({ db }: StoreDeps): WebhookUseCases {
         const [createdKey, id] = decodeCursor(input.cursor, 2);
         const createdAt = sql<Date>`cast(${String(createdKey)} as timestamptz)`;
         query = query.where((eb) =>
-          eb.or([
-            eb('created_at', '>', createdAt),
-            eb.and([eb('created_at', '=', createdAt), eb('id', '>', String(id))]),
-          ]),
+          eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(createdAt, String(id))),
         );
       }
       const rows = await query
