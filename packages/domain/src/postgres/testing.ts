@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Migration } from 'kysely/migration';
 import pg from 'pg';
 import { type DatabaseHandle, openDatabase } from './connection.ts';
 import { migrateToLatest } from './migrate.ts';
@@ -13,14 +14,21 @@ export type TestDatabaseKind = (typeof testDatabaseKinds)[number];
 /** PostgreSQL server used by tests; each test file gets its own fresh database on it. */
 export const testServerUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
+/** A test database; `url` is set for PostgreSQL, so a second server process can share the database. */
+export type TestDatabase = DatabaseHandle & { readonly url?: string };
+
 /**
  * A migrated, empty database of the given kind, private to the caller: an in-memory PGlite, or a new
  * database on the test PostgreSQL server that `close()` drops again.
+ * @param migrations - what to run; other packages add theirs to the domain's.
  */
-export async function openTestDatabase(kind: TestDatabaseKind): Promise<DatabaseHandle> {
+export async function openTestDatabase(
+  kind: TestDatabaseKind,
+  migrations: Readonly<Record<string, Migration>> = domainMigrations,
+): Promise<TestDatabase> {
   if (kind === 'pglite') {
     const handle = await openDatabase({ kind: 'pglite' });
-    await migrateToLatest(handle.db, domainMigrations);
+    await migrateToLatest(handle.db, migrations);
     return handle;
   }
   const name = `innkeep_test_${process.pid}_${randomBytes(4).toString('hex')}`;
@@ -28,10 +36,11 @@ export async function openTestDatabase(kind: TestDatabaseKind): Promise<Database
   const url = new URL(testServerUrl);
   url.pathname = `/${name}`;
   const handle = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 20 });
-  await migrateToLatest(handle.db, domainMigrations);
+  await migrateToLatest(handle.db, migrations);
   return {
     db: handle.db,
     kind: 'postgres',
+    url: url.toString(),
     close: async () => {
       await handle.close();
       await withAdminClient((client) => client.query(`drop database if exists ${name} with (force)`));
