@@ -1,6 +1,8 @@
+import { accountPages, authorizationServer, type SigningKey, withAuthTables } from '@innkeep/auth';
 import type { Clock } from '@innkeep/domain';
-import type { DatabaseHandle } from '@innkeep/domain/postgres';
+import { createIdentityUseCases, type DatabaseHandle } from '@innkeep/domain/postgres';
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import type { LogLevel } from './config.ts';
 
@@ -9,6 +11,16 @@ export interface AppDeps {
   readonly database: Pick<DatabaseHandle, 'db' | 'kind'>;
   readonly clock: Clock;
   readonly logLevel: LogLevel;
+  /** The public address (BASE_URL), without a trailing slash: OAuth issuer and base of every URL. */
+  readonly baseUrl: string;
+  /** Cookie, session and CSRF keys: the first signs, all verify. */
+  readonly secretKeys: readonly string[];
+  /** The private key(s) that sign ID tokens, the same on every instance. */
+  readonly signingKeys: readonly SigningKey[];
+  /** Believe X-Forwarded-For from the proxy in front (TRUST_PROXY). */
+  readonly trustProxy: boolean;
+  /** Shared counters for rate limits across instances (REDIS_URL); without it each instance counts alone. */
+  readonly redis?: Redis | undefined;
 }
 
 // A load balancer gives up on a check after a few seconds; answering 503 before that tells it why,
@@ -17,13 +29,16 @@ const healthCheckTimeoutMs = 3000;
 
 /**
  * Builds the Innkeep HTTP app without listening, so tests can `inject()` requests and `main.ts` decides
- * where to listen.
+ * where to listen. Plugins load on `ready()`, `listen()` or the first `inject()`.
  *
- * Routes: `GET /health` → 200 `{status: 'ok', database, uptimeSeconds}` when the database answers, else 503
- * `{status: 'unavailable'}` (the cause goes to the log, never to the caller).
+ * Routes:
+ * - `GET /health` → 200 `{status: 'ok', database, uptimeSeconds}` when the database answers, else 503
+ *   `{status: 'unavailable'}` (the cause goes to the log, never to the caller).
+ * - The OAuth authorization server: discovery, `/oauth/*` and the sign-in and consent pages.
+ * - The account pages: `/login`, `/logout`, `/settings`, `/settings/apps`, `/assets/innkeep.css`.
  */
 export function buildApp(deps: AppDeps): FastifyInstance {
-  const app = Fastify({ logger: { level: deps.logLevel } });
+  const app = Fastify({ logger: { level: deps.logLevel }, trustProxy: deps.trustProxy });
   const startedAt = deps.clock.now().getTime();
 
   app.get('/health', async (request, reply) => {
@@ -36,6 +51,27 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     }
     const uptimeSeconds = Math.floor((deps.clock.now().getTime() - startedAt) / 1000);
     return { status: 'ok', database: deps.database.kind, uptimeSeconds };
+  });
+
+  // The auth tables are migrated with the domain's (prepareDatabase), so the handle reaches them too.
+  const db = withAuthTables(deps.database.db);
+  const identity = createIdentityUseCases({ db, clock: deps.clock });
+  app.register(authorizationServer, {
+    db,
+    baseUrl: deps.baseUrl,
+    secretKeys: deps.secretKeys,
+    signingKeys: deps.signingKeys,
+    identity,
+    clock: deps.clock,
+    redis: deps.redis,
+    trustProxy: deps.trustProxy,
+  });
+  app.register(accountPages, {
+    db,
+    identity,
+    secretKeys: deps.secretKeys,
+    baseUrl: deps.baseUrl,
+    clock: deps.clock,
   });
 
   return app;

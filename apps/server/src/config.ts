@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { generateSigningKey, parseSigningKey, type SigningKey } from '@innkeep/auth';
 import { z } from 'zod';
 
 /** Log levels, most to least severe; `silent` logs nothing. */
@@ -37,6 +38,14 @@ export type SecretKeys =
       readonly file: string;
     };
 
+/**
+ * The private key that signs ID tokens (RS256). `source` says where it came from, for the startup log:
+ * OIDC_SIGNING_KEY, or a file in DATA_DIR that this start `created` or an earlier one did (`data-dir`).
+ */
+export type OidcSigningKey =
+  | { readonly key: SigningKey; readonly source: 'environment' }
+  | { readonly key: SigningKey; readonly source: 'created' | 'data-dir'; readonly file: string };
+
 /** The server's whole configuration, read from the environment once at start. */
 export interface Config extends DataConfig {
   readonly port: number;
@@ -48,6 +57,12 @@ export interface Config extends DataConfig {
   /** Seed the demo account on the first start. */
   readonly demoData: boolean;
   readonly secretKeys: SecretKeys;
+  readonly oidcSigningKey: OidcSigningKey;
+  /**
+   * TRUST_PROXY: believe X-Forwarded-For from the proxy in front (client addresses for rate limits and
+   * sign-in throttling). Off by default, since a client could otherwise pick its own address.
+   */
+  readonly trustProxy: boolean;
 }
 
 /** The environment is unusable; `problems` has one line per bad variable, all of them at once. */
@@ -65,8 +80,12 @@ export class ConfigError extends Error {
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const defaultDataDir = join(repoRoot, '.data');
 const secretKeysFileName = 'secret-keys.json';
+const signingKeyFileName = 'oidc-signing-key.json';
 const minSecretKeyLength = 32;
 const keyAdvice = 'generate one with: openssl rand -base64 48';
+const signingKeyAdvice =
+  "generate one with: node -e \"console.log(JSON.stringify(require('node:crypto').generateKeyPairSync('rsa', " +
+  "{modulusLength: 2048}).privateKey.export({format: 'jwk'})))\"";
 
 const dataShape = {
   DATABASE_URL: z
@@ -104,10 +123,27 @@ const serverShape = {
       `must be a comma-separated list of keys of at least ${minSecretKeyLength} characters each; ${keyAdvice}`,
     )
     .optional(),
+  OIDC_SIGNING_KEY: z
+    .string()
+    .transform((json, context) => {
+      try {
+        return parseSigningKey(JSON.parse(json));
+      } catch (error) {
+        const reason =
+          error instanceof SyntaxError ? 'not JSON' : error instanceof Error ? error.message : '';
+        context.addIssue({
+          code: 'custom',
+          message: `must be a private RSA JWK as JSON (${reason}); ${signingKeyAdvice}`,
+        });
+        return z.NEVER;
+      }
+    })
+    .optional(),
+  TRUST_PROXY: z.stringbool({ error: 'must be true or false' }).default(false),
 };
 
 // Values of these may hold passwords or keys, so problems with them never echo the value.
-const secretVariables = new Set(['DATABASE_URL', 'REDIS_URL', 'SECRET_KEYS']);
+const secretVariables = new Set(['DATABASE_URL', 'REDIS_URL', 'SECRET_KEYS', 'OIDC_SIGNING_KEY']);
 
 /**
  * Reads where the data lives (DATABASE_URL, or the embedded database in DATA_DIR) and LOG_LEVEL: what the CLI
@@ -123,19 +159,28 @@ export function loadDataConfig(env: NodeJS.ProcessEnv): DataConfig {
 /**
  * Reads and validates the server's configuration. Call it once at start and pass the result down; nothing
  * else reads `process.env`. Without SECRET_KEYS and with the embedded database, keys are generated once and
- * kept in DATA_DIR/secret-keys.json (mode 0600), so restarts keep sessions valid.
+ * kept in DATA_DIR/secret-keys.json (mode 0600), so restarts keep sessions valid; likewise the ID-token
+ * signing key without OIDC_SIGNING_KEY, in DATA_DIR/oidc-signing-key.json.
  *
  * @throws {@link ConfigError} naming every bad variable, or when the key file cannot be read or written.
  */
 export function loadConfig(env: NodeJS.ProcessEnv): Config {
   // Instances behind a load balancer must sign and verify with the same keys, so a shared database
   // without shared keys is refused rather than silently giving each instance its own.
-  const crossFieldProblems =
-    cleaned(env.DATABASE_URL) !== undefined && cleaned(env.SECRET_KEYS) === undefined
+  const sharedDatabase = cleaned(env.DATABASE_URL) !== undefined;
+  const crossFieldProblems = [
+    ...(sharedDatabase && cleaned(env.SECRET_KEYS) === undefined
       ? [
           `SECRET_KEYS: required when DATABASE_URL is set, because every instance must use the same keys; ${keyAdvice}`,
         ]
-      : [];
+      : []),
+    ...(sharedDatabase && cleaned(env.OIDC_SIGNING_KEY) === undefined
+      ? [
+          'OIDC_SIGNING_KEY: required when DATABASE_URL is set, because every instance must sign ID tokens ' +
+            `with the same key; ${signingKeyAdvice}`,
+        ]
+      : []),
+  ];
   const parsed = parseEnv(z.object(serverShape), env, crossFieldProblems);
   const database = databaseConfig(parsed);
   return {
@@ -150,6 +195,11 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
       parsed.SECRET_KEYS !== undefined
         ? { keys: parsed.SECRET_KEYS, source: 'environment' }
         : embeddedSecretKeys(database),
+    oidcSigningKey:
+      parsed.OIDC_SIGNING_KEY !== undefined
+        ? { key: parsed.OIDC_SIGNING_KEY, source: 'environment' }
+        : embeddedSigningKey(database),
+    trustProxy: parsed.TRUST_PROXY,
   };
 }
 
@@ -204,6 +254,37 @@ function embeddedSecretKeys(database: DatabaseConfig): SecretKeys {
     }
   }
   return { keys: readSecretKeysFile(file), source: 'data-dir', file };
+}
+
+function embeddedSigningKey(database: DatabaseConfig): OidcSigningKey {
+  // Unreachable through loadConfig (DATABASE_URL without OIDC_SIGNING_KEY is refused), but the type allows it.
+  if (database.kind !== 'pglite')
+    throw new ConfigError(['OIDC_SIGNING_KEY: required when DATABASE_URL is set']);
+  const file = join(database.dataDir, signingKeyFileName);
+  const key = generateSigningKey();
+  try {
+    mkdirSync(database.dataDir, { recursive: true, mode: 0o700 });
+    writeFileSync(file, `${JSON.stringify(key, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
+    return { key, source: 'created', file };
+  } catch (error) {
+    if (!(error instanceof Error && 'code' in error && error.code === 'EEXIST')) {
+      throw new ConfigError([`DATA_DIR: cannot create ${file} (${describeFsError(error)})`]);
+    }
+  }
+  let content: unknown;
+  try {
+    content = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new ConfigError([`DATA_DIR: cannot read ${file} (${describeFsError(error)})`]);
+  }
+  try {
+    return { key: parseSigningKey(content), source: 'data-dir', file };
+  } catch (error) {
+    throw new ConfigError([
+      `DATA_DIR: ${file} is not a valid signing key (${describeFsError(error)}). ` +
+        'Fix it, or delete it to generate a new one (ID tokens signed with the old key then fail to verify).',
+    ]);
+  }
 }
 
 const secretKeysFileSchema = z.object({ keys: z.array(z.string().min(minSecretKeyLength)).min(1) });

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { authMigrations } from '@innkeep/auth';
 import {
   type DatabaseHandle,
   domainMigrations,
@@ -47,12 +48,13 @@ export interface DatabasePreparation {
 }
 
 /**
- * Brings a database up to date: the schema to the latest migration, then the help articles to the ones
- * this release ships. The server runs it on every start and the CLI before every command, so an operator
- * never has to remember a separate step; both parts do nothing when nothing changed.
+ * Brings a database up to date: the schema to the latest migration (the domain's tables, then the
+ * authorization server's), then the help articles to the ones this release ships. The server runs it on
+ * every start and the CLI before every command, so an operator never has to remember a separate step;
+ * both parts do nothing when nothing changed.
  */
 export async function prepareDatabase(db: DatabaseHandle['db']): Promise<DatabasePreparation> {
-  const migrations = await migrateToLatest(db, domainMigrations);
+  const migrations = await migrateToLatest(db, { ...domainMigrations, ...authMigrations });
   const helpArticles = await syncHelpArticles(db);
   return { migrations, helpArticles };
 }

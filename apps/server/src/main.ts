@@ -4,11 +4,24 @@ import { systemClock } from '@innkeep/domain';
 import { demoLogin, hasDemoAccount } from '@innkeep/domain/demo';
 import type { DatabaseHandle } from '@innkeep/domain/postgres';
 import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
 import { buildApp } from './app.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { DataDirInUseError } from './data-dir-lock.ts';
 import { explainDatabaseError, openConfiguredDatabase, prepareDatabase } from './database.ts';
 import { localToday, seedDemoWithProgress } from './demo.ts';
+
+/** REDIS_URL is set but nothing answered there at start. */
+class RedisUnavailableError extends Error {
+  override readonly name = 'RedisUnavailableError';
+
+  constructor(cause: unknown) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super(`the Redis server in REDIS_URL did not answer (${reason}); is it running, on that host and port?`, {
+      cause,
+    });
+  }
+}
 
 let config: Config;
 try {
@@ -21,9 +34,31 @@ try {
 
 let database: DatabaseHandle | undefined;
 let app: FastifyInstance | undefined;
+// Rate limits count across instances through Redis when there is one; commands fail fast while it is
+// down (the limiters then let requests through) instead of queueing behind a reconnect.
+const redis =
+  config.redisUrl === undefined
+    ? undefined
+    : new Redis(config.redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true });
+// ioredis reconnects by itself; without a listener each failed attempt would be an unhandled 'error' event.
+redis?.on('error', (error) =>
+  app?.log.warn({ err: error }, 'Redis is unreachable; rate limits count per instance'),
+);
 try {
+  await redis?.connect().catch((cause: unknown) => {
+    throw new RedisUnavailableError(cause);
+  });
   database = await openConfiguredDatabase(config.database);
-  app = buildApp({ database, clock: systemClock, logLevel: config.logLevel });
+  app = buildApp({
+    database,
+    clock: systemClock,
+    logLevel: config.logLevel,
+    baseUrl: config.baseUrl,
+    secretKeys: config.secretKeys.keys,
+    signingKeys: [config.oidcSigningKey.key],
+    trustProxy: config.trustProxy,
+    redis,
+  });
   await start(config, database, app);
 } catch (error) {
   const known = knownStartupProblem(error, config);
@@ -31,6 +66,7 @@ try {
   else process.stderr.write(`Innkeep could not start: ${known}\n`);
   await app?.close().catch(() => {});
   await database?.close().catch(() => {});
+  redis?.disconnect();
   process.exit(1);
 }
 
@@ -41,6 +77,13 @@ async function start(config: Config, database: DatabaseHandle, app: FastifyInsta
       { file: config.secretKeys.file },
       'SECRET_KEYS is not set: generated keys and stored them in the data directory (mode 0600). ' +
         'Keep that file private; set SECRET_KEYS to manage keys yourself.',
+    );
+  }
+  if (config.oidcSigningKey.source === 'created') {
+    log.warn(
+      { file: config.oidcSigningKey.file },
+      'OIDC_SIGNING_KEY is not set: generated the ID-token signing key and stored it in the data directory ' +
+        '(mode 0600). Keep that file private; set OIDC_SIGNING_KEY to manage the key yourself.',
     );
   }
 
@@ -57,7 +100,7 @@ async function start(config: Config, database: DatabaseHandle, app: FastifyInsta
   }
 
   await app.listen({ port: config.port, host: config.host });
-  stopOnSignals(app, database);
+  stopOnSignals(app, database, redis);
 
   process.stdout.write(`Innkeep is running at ${config.baseUrl}\n`);
   if (config.demoData) {
@@ -65,7 +108,7 @@ async function start(config: Config, database: DatabaseHandle, app: FastifyInsta
   }
 }
 
-function stopOnSignals(app: FastifyInstance, database: DatabaseHandle): void {
+function stopOnSignals(app: FastifyInstance, database: DatabaseHandle, redis: Redis | undefined): void {
   let stopping = false;
   const stop = async (signal: NodeJS.Signals) => {
     // A second Ctrl-C means "now": someone is waiting on a shutdown that hangs.
@@ -76,6 +119,7 @@ function stopOnSignals(app: FastifyInstance, database: DatabaseHandle): void {
       // Stop taking requests and let running ones finish before the database goes away under them.
       await app.close();
       await database.close();
+      await redis?.quit();
     } catch (error) {
       console.error('Innkeep did not shut down cleanly:', error);
       process.exitCode = 1;
@@ -87,7 +131,7 @@ function stopOnSignals(app: FastifyInstance, database: DatabaseHandle): void {
 
 // Problems an operator fixes without reading a stack trace; anything else is printed in full.
 function knownStartupProblem(error: unknown, config: Config): string | undefined {
-  if (error instanceof DataDirInUseError) return error.message;
+  if (error instanceof DataDirInUseError || error instanceof RedisUnavailableError) return error.message;
   if (error instanceof Error && 'code' in error && error.code === 'EADDRINUSE') {
     return `port ${config.port} on ${config.host} is already in use; stop the other process or set PORT.`;
   }

@@ -1,10 +1,15 @@
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { generateSigningKey, parseSigningKey } from '@innkeep/auth';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, loadDataConfig } from '../src/config.ts';
 
 const key = 'k'.repeat(32);
+const signingKey = generateSigningKey();
+const signingKeyJson = JSON.stringify(signingKey);
+// Both keys from the environment, so a test writes no key files into the repository's default DATA_DIR.
+const keys = { SECRET_KEYS: key, OIDC_SIGNING_KEY: signingKeyJson };
 const otherKey = 'z'.repeat(40);
 const postgresUrl = 'postgres://innkeep:s3cret-password@db.internal:5432/innkeep';
 
@@ -31,7 +36,7 @@ function problemsOf(env: NodeJS.ProcessEnv): readonly string[] {
 
 describe('loadConfig', () => {
   it('defaults to port 3000 on 127.0.0.1, the embedded database in the repository, and demo data', () => {
-    const config = loadConfig({ SECRET_KEYS: key });
+    const config = loadConfig(keys);
     expect(config).toEqual({
       port: 3000,
       host: '127.0.0.1',
@@ -40,38 +45,38 @@ describe('loadConfig', () => {
       redisUrl: undefined,
       demoData: true,
       secretKeys: { keys: [key], source: 'environment' },
+      oidcSigningKey: { key: signingKey, source: 'environment' },
+      trustProxy: false,
       logLevel: 'info',
     });
   });
 
   it('derives the default BASE_URL from PORT and drops a trailing slash from an explicit one', () => {
-    expect(loadConfig({ SECRET_KEYS: key, PORT: '8080' }).baseUrl).toBe('http://localhost:8080');
-    const behindProxy = loadConfig({ SECRET_KEYS: key, BASE_URL: 'https://stays.example.com/innkeep/' });
+    expect(loadConfig({ ...keys, PORT: '8080' }).baseUrl).toBe('http://localhost:8080');
+    const behindProxy = loadConfig({ ...keys, BASE_URL: 'https://stays.example.com/innkeep/' });
     expect(behindProxy.baseUrl).toBe('https://stays.example.com/innkeep');
   });
 
   it('uses PostgreSQL when DATABASE_URL is set, and then seeds no demo data unless asked', () => {
     const config = loadConfig({
       DATABASE_URL: postgresUrl,
-      SECRET_KEYS: key,
+      ...keys,
       REDIS_URL: 'redis://cache:6379',
     });
     expect(config.database).toEqual({ kind: 'postgres', url: postgresUrl });
     expect(config.demoData).toBe(false);
     expect(config.redisUrl).toBe('redis://cache:6379');
-    expect(loadConfig({ DATABASE_URL: postgresUrl, SECRET_KEYS: key, DEMO_DATA: 'true' }).demoData).toBe(
-      true,
-    );
-    expect(loadConfig({ SECRET_KEYS: key, DEMO_DATA: 'false' }).demoData).toBe(false);
+    expect(loadConfig({ DATABASE_URL: postgresUrl, ...keys, DEMO_DATA: 'true' }).demoData).toBe(true);
+    expect(loadConfig({ ...keys, DEMO_DATA: 'false' }).demoData).toBe(false);
   });
 
   it('treats empty variables as unset', () => {
-    const config = loadConfig({ SECRET_KEYS: key, PORT: '', DATABASE_URL: ' ', LOG_LEVEL: '' });
+    const config = loadConfig({ ...keys, PORT: '', DATABASE_URL: ' ', LOG_LEVEL: '' });
     expect(config).toMatchObject({ port: 3000, logLevel: 'info', database: { kind: 'pglite' } });
   });
 
   it.each(['abc', '0', '65536', '80.5', '-1'])('refuses PORT=%s', (port) => {
-    expect(problemsOf({ SECRET_KEYS: key, PORT: port })).toEqual([
+    expect(problemsOf({ ...keys, PORT: port })).toEqual([
       `PORT: must be a port number from 1 to 65535 (got "${port}")`,
     ]);
   });
@@ -84,7 +89,7 @@ describe('loadConfig', () => {
       REDIS_URL: 'http://cache',
       DEMO_DATA: 'maybe',
       LOG_LEVEL: 'loud',
-      SECRET_KEYS: key,
+      ...keys,
     });
     expect(problems.map((problem) => problem.split(':')[0])).toEqual([
       'DATABASE_URL',
@@ -99,26 +104,30 @@ describe('loadConfig', () => {
   });
 
   it('puts every problem in the error message, one per line', () => {
-    expect(() => loadConfig({ PORT: 'x', LOG_LEVEL: 'loud', SECRET_KEYS: key })).toThrow(
+    expect(() => loadConfig({ PORT: 'x', LOG_LEVEL: 'loud', ...keys })).toThrow(
       /configuration is invalid:\n {2}- LOG_LEVEL: .*\n {2}- PORT: /,
     );
   });
 
   describe('SECRET_KEYS', () => {
     it('is a comma-separated list whose first key signs', () => {
-      const config = loadConfig({ SECRET_KEYS: ` ${key} , ${otherKey}` });
+      const config = loadConfig({ ...keys, SECRET_KEYS: ` ${key} , ${otherKey}` });
       expect(config.secretKeys).toEqual({ keys: [key, otherKey], source: 'environment' });
     });
 
     it('refuses keys shorter than 32 characters without echoing them', () => {
-      const problems = problemsOf({ SECRET_KEYS: `${key},short-key` });
+      const problems = problemsOf({ ...keys, SECRET_KEYS: `${key},short-key` });
       expect(problems).toHaveLength(1);
       expect(problems[0]).toMatch(/^SECRET_KEYS: .*at least 32 characters/);
       expect(problems[0]).not.toContain('short-key');
     });
 
     it('is required with DATABASE_URL, because all instances must share the keys', () => {
-      const problems = problemsOf({ DATABASE_URL: postgresUrl, PORT: 'nope' });
+      const problems = problemsOf({
+        DATABASE_URL: postgresUrl,
+        PORT: 'nope',
+        OIDC_SIGNING_KEY: signingKeyJson,
+      });
       expect(problems).toHaveLength(2);
       expect(problems[0]).toMatch(/^PORT: /);
       expect(problems[1]).toMatch(/^SECRET_KEYS: required when DATABASE_URL is set/);
@@ -141,7 +150,7 @@ describe('loadConfig', () => {
     it('prefers SECRET_KEYS over a stored key file', () => {
       const dataDir = tempDataDir();
       loadConfig({ DATA_DIR: dataDir });
-      expect(loadConfig({ DATA_DIR: dataDir, SECRET_KEYS: key }).secretKeys).toEqual({
+      expect(loadConfig({ DATA_DIR: dataDir, ...keys }).secretKeys).toEqual({
         keys: [key],
         source: 'environment',
       });
@@ -156,6 +165,71 @@ describe('loadConfig', () => {
       expect(problems).toHaveLength(1);
       expect(problems[0]).toContain(`${file} is not a valid key file`);
       expect(readFileSync(file, 'utf8')).toBe('{"keys": ["too short"]}');
+    });
+  });
+  describe('OIDC_SIGNING_KEY', () => {
+    it('is a private RSA JWK in JSON; a missing kid becomes its thumbprint', () => {
+      const { kid, ...withoutKid } = signingKey;
+      const config = loadConfig({ ...keys, OIDC_SIGNING_KEY: JSON.stringify(withoutKid) });
+      expect(config.oidcSigningKey).toEqual({ key: { ...withoutKid, kid }, source: 'environment' });
+    });
+
+    it.each([
+      ['not JSON', '{"kty": "RSA",'],
+      ['a public key', JSON.stringify({ ...signingKey, d: undefined })],
+      ['an EC key', JSON.stringify({ kty: 'EC', crv: 'P-256', x: 'eA', y: 'eQ', d: 'ZA' })],
+    ])('refuses %s without echoing it', (_case, value) => {
+      const problems = problemsOf({ SECRET_KEYS: key, OIDC_SIGNING_KEY: value });
+      expect(problems).toHaveLength(1);
+      expect(problems[0]).toMatch(
+        /^OIDC_SIGNING_KEY: must be a private RSA JWK as JSON \(.+\); generate one with: node -e/,
+      );
+      expect(problems[0]).not.toContain(signingKey.n.slice(0, 16));
+      expect(problems[0]).not.toContain('{"kty"');
+    });
+
+    it('is required with DATABASE_URL, because all instances must sign ID tokens alike', () => {
+      const problems = problemsOf({ DATABASE_URL: postgresUrl, SECRET_KEYS: key });
+      expect(problems).toHaveLength(1);
+      expect(problems[0]).toMatch(/^OIDC_SIGNING_KEY: required when DATABASE_URL is set/);
+    });
+
+    it('is generated once for the embedded database, stored with mode 0600, and reused', () => {
+      const dataDir = tempDataDir();
+      const first = loadConfig({ DATA_DIR: dataDir, SECRET_KEYS: key });
+      const file = join(dataDir, 'oidc-signing-key.json');
+      expect(first.oidcSigningKey).toMatchObject({ source: 'created', file });
+      expect(first.oidcSigningKey.key).toMatchObject({ kty: 'RSA', alg: 'RS256' });
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(parseSigningKey(JSON.parse(readFileSync(file, 'utf8')))).toEqual(first.oidcSigningKey.key);
+
+      const second = loadConfig({ DATA_DIR: dataDir, SECRET_KEYS: key });
+      expect(second.oidcSigningKey).toEqual({ key: first.oidcSigningKey.key, source: 'data-dir', file });
+      expect(loadConfig({ DATA_DIR: dataDir, ...keys }).oidcSigningKey).toEqual({
+        key: signingKey,
+        source: 'environment',
+      });
+    });
+
+    it('refuses a damaged key file instead of replacing it', () => {
+      const dataDir = tempDataDir();
+      loadConfig({ DATA_DIR: dataDir, SECRET_KEYS: key });
+      const file = join(dataDir, 'oidc-signing-key.json');
+      writeFileSync(file, '{"kty": "RSA"}');
+      const problems = problemsOf({ DATA_DIR: dataDir, SECRET_KEYS: key });
+      expect(problems).toHaveLength(1);
+      expect(problems[0]).toContain(`${file} is not a valid signing key`);
+      expect(readFileSync(file, 'utf8')).toBe('{"kty": "RSA"}');
+    });
+  });
+
+  describe('TRUST_PROXY', () => {
+    it('is off unless set to true', () => {
+      expect(loadConfig(keys).trustProxy).toBe(false);
+      expect(loadConfig({ ...keys, TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+      expect(problemsOf({ ...keys, TRUST_PROXY: 'sometimes' })).toEqual([
+        'TRUST_PROXY: must be true or false (got "sometimes")',
+      ]);
     });
   });
 });

@@ -3,7 +3,8 @@ import type { Clock } from '@innkeep/domain';
 import { type DatabaseHandle, openDatabase } from '@innkeep/domain/postgres';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.ts';
+import { type AppDeps, buildApp } from '../src/app.ts';
+import { testAuthDeps } from './support/app-deps.ts';
 
 const testServerUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -15,6 +16,10 @@ function fakeClock(start: string): Clock & { advance(ms: number): void } {
       now += ms;
     },
   };
+}
+
+function build(deps: Pick<AppDeps, 'database' | 'clock'>) {
+  return buildApp({ ...deps, ...testAuthDeps, logLevel: 'silent' });
 }
 
 describe.each(['pglite', 'postgres'] as const)('GET /health on %s', (kind) => {
@@ -30,7 +35,7 @@ describe.each(['pglite', 'postgres'] as const)('GET /health on %s', (kind) => {
 
   it('answers 200 with the database kind and whole seconds since the app was built', async () => {
     const clock = fakeClock('2026-11-21T10:00:00Z');
-    const app = buildApp({ database, clock, logLevel: 'silent' });
+    const app = build({ database, clock });
     clock.advance(90_700);
     const response = await app.inject({ method: 'GET', url: '/health' });
     expect(response.statusCode).toBe(200);
@@ -46,7 +51,7 @@ describe('GET /health when the database is gone', () => {
     // Kysely only really closes a database it has used, so use it once first.
     await sql`select 1`.execute(database.db);
     await database.close();
-    const app = buildApp({ database, clock: fakeClock('2026-11-21T10:00:00Z'), logLevel: 'silent' });
+    const app = build({ database, clock: fakeClock('2026-11-21T10:00:00Z') });
     const response = await app.inject({ method: 'GET', url: '/health' });
     expect(response.statusCode).toBe(503);
     expect(response.body).toBe('{"status":"unavailable"}');
@@ -76,7 +81,7 @@ describe('GET /health when the database is gone', () => {
         kind: 'postgres',
         url: `postgres://innkeep@127.0.0.1:${port}/innkeep`,
       });
-      const app = buildApp({ database, clock: fakeClock('2026-11-21T10:00:00Z'), logLevel: 'silent' });
+      const app = build({ database, clock: fakeClock('2026-11-21T10:00:00Z') });
       const startedAt = performance.now();
       const response = await app.inject({ method: 'GET', url: '/health' });
       const elapsed = performance.now() - startedAt;

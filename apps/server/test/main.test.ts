@@ -56,6 +56,28 @@ describe('node src/main.ts', () => {
     expect(stdout).toContain('SECRET_KEYS is not set: generated keys');
   });
 
+  it('generated the ID-token signing key beside them, and said so', () => {
+    expect(statSync(join(root, 'oidc-signing-key.json')).mode & 0o777).toBe(0o600);
+    expect(stdout).toContain('OIDC_SIGNING_KEY is not set: generated the ID-token signing key');
+  });
+
+  it('serves OAuth discovery for BASE_URL, the protected resource metadata and the sign-in page', async () => {
+    const base = `http://localhost:${port}`;
+    const metadata = await fetch(`http://127.0.0.1:${port}/.well-known/oauth-authorization-server`);
+    expect(metadata.status).toBe(200);
+    expect(await metadata.json()).toMatchObject({
+      issuer: base,
+      token_endpoint: `${base}/oauth/token`,
+      registration_endpoint: `${base}/oauth/register`,
+      code_challenge_methods_supported: ['S256'],
+    });
+    const resource = await fetch(`http://127.0.0.1:${port}/.well-known/oauth-protected-resource/mcp`);
+    expect(await resource.json()).toMatchObject({ resource: `${base}/mcp`, authorization_servers: [base] });
+    const login = await fetch(`http://127.0.0.1:${port}/login`);
+    expect(login.status).toBe(200);
+    expect(await login.text()).toContain('name="password"');
+  });
+
   it('keeps CLI commands off its embedded database while it runs', async () => {
     const result = await runCli(['migrate'], { DATA_DIR: root });
     expect(result.code).toBe(1);
@@ -88,5 +110,6 @@ describe('node src/main.ts with a bad environment', () => {
     expect(code).toBe(1);
     expect(stderr).toContain('PORT: must be a port number from 1 to 65535 (got "eighty")');
     expect(stderr).toContain('SECRET_KEYS: required when DATABASE_URL is set');
+    expect(stderr).toContain('OIDC_SIGNING_KEY: required when DATABASE_URL is set');
   });
 });

@@ -21,6 +21,8 @@ const innkeepVariables = [
   'REDIS_URL',
   'DEMO_DATA',
   'SECRET_KEYS',
+  'OIDC_SIGNING_KEY',
+  'TRUST_PROXY',
   'LOG_LEVEL',
 ];
 

@@ -1,0 +1,21 @@
+// The public surface of @innkeep/auth: the authorization server plugin, the Bearer-token check for /mcp
+// and /api, the account pages, and the migrations of the tables behind them.
+
+export { withAuthTables } from './postgres/auth-database.ts';
+export type { AuthDatabase, AuthExecutor } from './postgres/database.ts';
+export { authMigrations } from './postgres/migrations/index.ts';
+export type { AuthorizationServerOptions } from './provider/authorization-server.ts';
+export { authorizationServer } from './provider/authorization-server.ts';
+export { protectedResourceMetadataUrl } from './provider/protected-resource.ts';
+export { mcpResourceUrl } from './provider/resource.ts';
+export type { SigningKey } from './provider/signing-keys.ts';
+export { generateSigningKey, parseSigningKey } from './provider/signing-keys.ts';
+export type {
+  AccessTokenVerifier,
+  AccessTokenVerifierOptions,
+  VerifiedAccessToken,
+} from './resource-server/access-token-verifier.ts';
+export { createAccessTokenVerifier } from './resource-server/access-token-verifier.ts';
+export type { AccountPagesOptions } from './web/account-pages.ts';
+export { accountPages } from './web/account-pages.ts';
+export { securityHeaders } from './web/security-headers.ts';

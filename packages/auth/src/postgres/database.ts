@@ -1,0 +1,45 @@
+import type { Database as DomainDatabase } from '@innkeep/domain/postgres';
+import type { ColumnType, Kysely, Transaction } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+
+/** One oidc-provider model row. `id` is SHA-256 of the token for token models. */
+export interface OidcModelTable {
+  model: string;
+  id: string;
+  payload: ColumnType<Record<string, unknown>, string, string>;
+  grant_id: string | null;
+  uid: string | null;
+  user_code: string | null;
+  /** oidc-provider's accountId: an Innkeep user id. */
+  account_id: string | null;
+  client_id: string | null;
+  expires_at: Date | null;
+  consumed_at: Date | null;
+  last_used_at: Date | null;
+  created_at: Timestamp;
+}
+
+export interface OauthConsentsTable {
+  user_id: string;
+  client_id: string;
+  grant_id: string;
+  updated_at: Timestamp;
+}
+
+export interface LoginThrottleTable {
+  key: string;
+  failures: number;
+  window_started_at: Date;
+  locked_until: Date | null;
+}
+
+/** The domain's tables plus the authorization server's. */
+export interface AuthDatabase extends DomainDatabase {
+  oidc_model: OidcModelTable;
+  oauth_consents: OauthConsentsTable;
+  login_throttle: LoginThrottleTable;
+}
+
+/** A connection or an open transaction over {@link AuthDatabase}. */
+export type AuthExecutor = Kysely<AuthDatabase> | Transaction<AuthDatabase>;

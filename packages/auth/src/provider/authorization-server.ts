@@ -1,0 +1,323 @@
+import { IncomingMessage } from 'node:http';
+import fastifyRateLimit from '@fastify/rate-limit';
+import type { Clock, IdentityUseCases } from '@innkeep/domain';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Redis } from 'ioredis';
+import type { Kysely } from 'kysely';
+import { interactionRoutes } from '../interactions/interaction-routes.ts';
+import { createConsentStore } from '../postgres/consents.ts';
+import type { AuthDatabase } from '../postgres/database.ts';
+import { createLoginThrottle } from '../postgres/login-throttle.ts';
+import { checkClientRegistration, maxRegistrationBodyBytes } from './client-registration.ts';
+import { createOidcProvider, defaultRefreshTokenGraceSeconds } from './oidc-provider.ts';
+import { protectedResourceMetadata } from './protected-resource.ts';
+import { authorizationScope, canonicalResource } from './resource.ts';
+import type { SigningKey } from './signing-keys.ts';
+
+/** What the authorization server is built from; `apps/server` makes them from its configuration. */
+export interface AuthorizationServerOptions {
+  readonly db: Kysely<AuthDatabase>;
+  /** The public address: issuer, and base of every endpoint; `${baseUrl}/mcp` is the token audience. */
+  readonly baseUrl: string;
+  /** Cookie and CSRF keys, each at least 32 characters: the first signs, all verify. */
+  readonly secretKeys: readonly string[];
+  /** Private RS256 keys for ID tokens, identical on every instance; the first signs. */
+  readonly signingKeys: readonly SigningKey[];
+  readonly identity: Pick<IdentityUseCases, 'verifyLogin' | 'findPrincipal'>;
+  readonly clock: Clock;
+  /** Shares registration rate limits between instances; without it each instance counts alone. */
+  readonly redis?: Redis | undefined;
+  /**
+   * Pass the proxy's X-Forwarded-For through to the provider (TRUST_PROXY). Protocol and host never come
+   * from forwarding headers: they are pinned to `baseUrl`. Default false.
+   */
+  readonly trustProxy?: boolean | undefined;
+  /** Seconds a rotated refresh token still works (default 60). */
+  readonly refreshTokenGraceSeconds?: number | undefined;
+  /** Registrations allowed per client address and window (default 20 per 10 minutes). */
+  readonly registrationRateLimit?: { readonly max: number; readonly timeWindowMs: number } | undefined;
+}
+
+const defaultRegistrationRateLimit = { max: 20, timeWindowMs: 10 * 60 * 1000 };
+// Authorization requests and token calls are small; oidc-provider itself stops at 56 KiB.
+const maxTokenBodyBytes = 16 * 1024;
+const corsMaxAgeSeconds = '3600';
+
+/**
+ * Fastify plugin serving Innkeep's OAuth 2.0 authorization server (oidc-provider) and the metadata MCP
+ * clients discover it by:
+ *
+ * - `GET /.well-known/oauth-protected-resource/mcp` (and the root variant): RFC 9728, CORS open.
+ * - `GET /.well-known/oauth-authorization-server`, `/.well-known/openid-configuration`: RFC 8414.
+ * - `POST /oauth/register`: open dynamic registration (RFC 7591), rate limited per client address.
+ * - `GET /oauth/authorize`: PKCE S256 always; `resource` defaults to `${baseUrl}/mcp`; no scope asks for all.
+ * - `POST /oauth/token`, `POST /oauth/token/revoke` (RFC 7009), `GET /oauth/jwks`.
+ * - `/oauth/interaction/:uid…`: the sign-in and consent pages.
+ *
+ * The provider's routes are hijacked and get the raw request, in a scope without body parsing, since the
+ * provider reads request bodies itself.
+ */
+export async function authorizationServer(
+  app: FastifyInstance,
+  options: AuthorizationServerOptions,
+): Promise<void> {
+  if (options.secretKeys.length === 0 || options.secretKeys.some((key) => key.length < 32)) {
+    throw new Error('authorizationServer needs at least one secret key, each at least 32 characters long');
+  }
+  if (options.signingKeys.length === 0) {
+    throw new Error('authorizationServer needs at least one signing key (a private RS256 JWK)');
+  }
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const base = new URL(baseUrl);
+  const basePath = base.pathname.replace(/\/+$/, '');
+  const trustProxy = options.trustProxy ?? false;
+  const consents = createConsentStore(options.db, options.clock);
+  const provider = createOidcProvider({
+    db: options.db,
+    baseUrl,
+    secretKeys: options.secretKeys,
+    signingKeys: options.signingKeys,
+    identity: options.identity,
+    consents,
+    clock: options.clock,
+    refreshTokenGraceSeconds: options.refreshTokenGraceSeconds ?? defaultRefreshTokenGraceSeconds,
+  });
+  // Hijacked routes skip Fastify's response logging, so the provider's own failures are logged here.
+  provider.on('server_error', (_ctx, error) => {
+    app.log.error({ err: error }, 'The authorization server failed on a request');
+  });
+
+  const callback = provider.callback();
+  /**
+   * Hands the request to the provider, which writes the whole response itself. `body` replaces a body we
+   * already read (and normalised) from the raw stream.
+   */
+  function handOff(request: FastifyRequest, reply: FastifyReply, body?: Buffer): void {
+    // The provider builds endpoint URLs in discovery and redirects from the request's protocol and host,
+    // and marks cookies Secure by the protocol. Both are pinned to BASE_URL here, whatever the client or a
+    // proxy sent, so an instance reached directly, or behind TLS offloading, still names BASE_URL. The
+    // provider trusts forwarding headers (see createOidcProvider), so every one it reads is set or removed.
+    const headers = request.raw.headers;
+    headers.host = base.host;
+    headers['x-forwarded-host'] = base.host;
+    headers['x-forwarded-proto'] = base.protocol.slice(0, -1);
+    if (!trustProxy) delete headers['x-forwarded-for'];
+    reply.hijack();
+    callback(body === undefined ? request.raw : replayRequest(request.raw, body), reply.raw);
+  }
+
+  const metadata = protectedResourceMetadata(baseUrl);
+  const metadataPaths = new Set([
+    '/.well-known/oauth-protected-resource/mcp',
+    '/.well-known/oauth-protected-resource',
+    `/.well-known/oauth-protected-resource${basePath}/mcp`,
+  ]);
+  for (const url of metadataPaths) {
+    app.get(url, async (_request, reply) => {
+      reply.header('access-control-allow-origin', '*').header('cache-control', 'public, max-age=3600');
+      return metadata;
+    });
+    app.options(url, async (_request, reply) => preflight(reply, 'GET'));
+  }
+
+  await app.register(async (oauth) => {
+    // The provider reads bodies from the raw stream; a Fastify parser here would consume them first.
+    oauth.removeAllContentTypeParsers();
+    oauth.addContentTypeParser('*', (_request, _payload, done) => done(null));
+    await oauth.register(fastifyRateLimit, {
+      global: false,
+      ...(options.redis === undefined ? {} : { redis: options.redis }),
+      nameSpace: 'innkeep:oauth-register:',
+      // Better to register a client than to refuse everyone while the shared store is down.
+      skipOnError: true,
+    });
+
+    oauth.get('/oauth/authorize', async (request, reply) => {
+      request.raw.url = normalisedAuthorizationUrl(request.raw.url ?? '/oauth/authorize');
+      handOff(request, reply);
+    });
+
+    oauth.post('/oauth/token', async (request, reply) => {
+      const body = await readBody(request.raw, maxTokenBodyBytes);
+      if (body === undefined)
+        return sendOauthError(reply, 413, 'invalid_request', 'The request body is too large.');
+      handOff(request, reply, Buffer.from(canonicalTokenBody(body.toString('utf8'))));
+    });
+
+    // Only refusals made before the hand-off arrive here (the rate limit); the provider answers the rest.
+    oauth.setErrorHandler((error, request, reply) => {
+      if (error instanceof OauthRouteError) {
+        return sendOauthError(reply, error.statusCode, error.oauthError, error.message);
+      }
+      request.log.error({ err: error }, 'An OAuth endpoint failed before reaching the provider');
+      return sendOauthError(reply, 500, 'server_error', 'Something went wrong on our side; try again.');
+    });
+
+    const limit = options.registrationRateLimit ?? defaultRegistrationRateLimit;
+    oauth.post(
+      '/oauth/register',
+      {
+        config: {
+          rateLimit: {
+            max: limit.max,
+            timeWindow: limit.timeWindowMs,
+            errorResponseBuilder: (_request, context) =>
+              new OauthRouteError(
+                429,
+                'too_many_requests',
+                `Too many registrations from this address; try again in ${context.after}.`,
+              ),
+          },
+        },
+        // The provider adds no CORS here, yet browser-based clients (e.g. MCP Inspector) register too.
+        onSend: async (_request, reply, payload) => {
+          reply.header('access-control-allow-origin', '*').header('cache-control', 'no-store');
+          return payload;
+        },
+      },
+      async (request, reply) => {
+        const body = await readBody(request.raw, maxRegistrationBodyBytes);
+        if (body === undefined) {
+          return sendOauthError(
+            reply,
+            413,
+            'invalid_client_metadata',
+            'The registration request is too large.',
+          );
+        }
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(body.toString('utf8'));
+        } catch {
+          return sendOauthError(
+            reply,
+            400,
+            'invalid_client_metadata',
+            'The registration body is not valid JSON.',
+          );
+        }
+        const check = checkClientRegistration(parsed);
+        if (!check.ok) return sendOauthError(reply, 400, check.error, check.description);
+        reply.raw.setHeader('access-control-allow-origin', '*');
+        handOff(request, reply, Buffer.from(JSON.stringify(check.metadata)));
+      },
+    );
+    oauth.options('/oauth/register', async (_request, reply) => preflight(reply, 'POST'));
+
+    const passThrough = async (request: FastifyRequest, reply: FastifyReply) => handOff(request, reply);
+    oauth.get('/oauth/authorize/:uid', passThrough);
+    oauth.options('/oauth/token', passThrough);
+    oauth.route({ method: ['POST', 'OPTIONS'], url: '/oauth/token/revoke', handler: passThrough });
+    for (const url of [
+      '/oauth/jwks',
+      '/.well-known/oauth-authorization-server',
+      '/.well-known/openid-configuration',
+    ]) {
+      oauth.route({ method: ['GET', 'OPTIONS'], url, handler: passThrough });
+    }
+  });
+
+  await app.register(interactionRoutes, {
+    provider,
+    identity: options.identity,
+    consents,
+    throttle: createLoginThrottle(options.db, options.clock),
+    secretKeys: options.secretKeys,
+    baseUrl,
+  });
+}
+
+/** A refusal in OAuth's error format (RFC 6749 §5.2) raised by our own code in front of the provider. */
+class OauthRouteError extends Error {
+  readonly statusCode: number;
+  readonly oauthError: string;
+
+  constructor(statusCode: number, oauthError: string, description: string) {
+    super(description);
+    this.statusCode = statusCode;
+    this.oauthError = oauthError;
+  }
+}
+
+/**
+ * The authorization URL with the gaps MCP clients leave filled: `scope` defaults to every scope, and each
+ * `resource` is canonicalised (`…/mcp/` → `…/mcp`) so the token request matches it.
+ */
+export function normalisedAuthorizationUrl(rawUrl: string): string {
+  const url = new URL(rawUrl, 'http://innkeep.invalid');
+  const params = url.searchParams;
+  params.set('scope', authorizationScope(params.get('scope')));
+  const resources = params.getAll('resource');
+  if (resources.length > 0) {
+    params.delete('resource');
+    for (const resource of resources) params.append('resource', canonicalResource(resource));
+  }
+  return `${url.pathname}?${params.toString()}`;
+}
+
+/** A form-encoded token request with each `resource` canonicalised; other bodies pass unchanged. */
+export function canonicalTokenBody(body: string): string {
+  const params = new URLSearchParams(body);
+  const resources = params.getAll('resource');
+  if (resources.length === 0) return body;
+  params.delete('resource');
+  for (const resource of resources) params.append('resource', canonicalResource(resource));
+  return params.toString();
+}
+
+/** The whole body, or undefined once it passes `limit` bytes. Leaves the stream ended, not destroyed. */
+async function readBody(raw: IncomingMessage, limit: number): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of raw.iterator({ destroyOnReturn: false })) {
+    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+    size += buffer.length;
+    if (size > limit) return undefined;
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks, size);
+}
+
+/**
+ * A request like `raw` whose body stream is `body`: the provider then reads a body we already read and
+ * normalised exactly as it reads one from the wire, with its own size and length checks (a consumed
+ * stream would make it fall back to `req.body`, with a warning about body parsers on every start).
+ */
+function replayRequest(raw: IncomingMessage, body: Buffer): IncomingMessage {
+  const replay = new IncomingMessage(raw.socket);
+  replay.method = raw.method;
+  replay.url = raw.url;
+  replay.httpVersion = raw.httpVersion;
+  replay.httpVersionMajor = raw.httpVersionMajor;
+  replay.httpVersionMinor = raw.httpVersionMinor;
+  replay.headers = { ...raw.headers, 'content-length': String(body.length) };
+  delete replay.headers['transfer-encoding'];
+  replay.push(body);
+  replay.push(null);
+  // Marks the message as fully received; otherwise destroying it when read would close the connection.
+  replay.complete = true;
+  return replay;
+}
+
+function sendOauthError(
+  reply: FastifyReply,
+  status: number,
+  error: string,
+  description: string,
+): FastifyReply {
+  return reply
+    .code(status)
+    .header('cache-control', 'no-store')
+    .header('access-control-allow-origin', '*')
+    .send({ error, error_description: description });
+}
+
+function preflight(reply: FastifyReply, method: string): FastifyReply {
+  return reply
+    .code(204)
+    .header('access-control-allow-origin', '*')
+    .header('access-control-allow-methods', method)
+    .header('access-control-allow-headers', 'authorization, content-type, mcp-protocol-version')
+    .header('access-control-max-age', corsMaxAgeSeconds)
+    .send();
+}

@@ -1,0 +1,232 @@
+import {
+  type IssuedAuthToken,
+  type Scope,
+  scopeCatalogue,
+  type UserProfile,
+  type UserRole,
+} from '@innkeep/domain';
+import type { ConnectedApp } from '../postgres/connected-apps.ts';
+import { html, renderPage, type SafeHtml } from './html.ts';
+import { type LoginFormOptions, renderLoginForm } from './login-page.ts';
+
+const roleWords: Readonly<Record<UserRole, string>> = {
+  owner: 'Owner',
+  manager: 'Team member — manager (can change data)',
+  viewer: 'Team member — viewer (read only)',
+};
+
+const statusWords: Readonly<Record<UserProfile['subscription']['status'], string>> = {
+  trialing: 'Free trial',
+  active: 'Active',
+  past_due: 'Payment overdue',
+  canceled: 'Canceled',
+  unpaid: 'Unpaid',
+};
+
+const scopeWords: ReadonlyMap<string, string> = new Map(
+  scopeCatalogue.map((entry) => [entry.scope, entry.grants]),
+);
+
+/**
+ * A timestamp as a person in `timeZone` reads it, e.g. "Jan 31, 2027, 12:00 AM EST". Falls back to UTC
+ * for a zone the runtime does not know, rather than failing the page.
+ */
+export function formatTime(iso: string, timeZone: string): string {
+  // Newer ICU puts a narrow no-break space before AM/PM; a plain space reads the same and copies cleanly.
+  return formatTimeIn(iso, timeZone).replaceAll('\u202f', ' ');
+}
+
+function formatTimeIn(iso: string, timeZone: string): string {
+  const options: Intl.DateTimeFormatOptions = {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZoneName: 'short',
+  };
+  try {
+    return new Intl.DateTimeFormat('en-US', { ...options, timeZone }).format(new Date(iso));
+  } catch {
+    return new Intl.DateTimeFormat('en-US', { ...options, timeZone: 'UTC' }).format(new Date(iso));
+  }
+}
+
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function csrfField(csrfToken: string): SafeHtml {
+  return html`<input type="hidden" name="csrf" value="${csrfToken}">`;
+}
+
+function accountNav(csrfToken: string): SafeHtml {
+  return html`<nav class="tabs">
+<a href="/settings">Settings</a>
+<a href="/settings/apps">Connected assistants</a>
+<form method="post" action="/logout">${csrfField(csrfToken)}<button class="secondary" type="submit">Sign out</button></form>
+</nav>`;
+}
+
+/** The sign-in page: a heading and {@link renderLoginForm}. */
+export function renderSignInPage(form: LoginFormOptions): string {
+  return renderPage({ title: 'Sign in', body: html`<h1>Sign in to Innkeep</h1>\n${renderLoginForm(form)}` });
+}
+
+/** A page that only says something: an error, a refusal, a confirmation. */
+export function renderMessagePage(page: {
+  title: string;
+  message: string;
+  link?: { href: string; label: string } | undefined;
+  signedInAs?: string | undefined;
+}): string {
+  const link =
+    page.link === undefined ? null : html`<p><a href="${page.link.href}">${page.link.label}</a></p>`;
+  return renderPage({
+    title: page.title,
+    signedInAs: page.signedInAs,
+    body: html`<h1>${page.title}</h1>\n<section><p>${page.message}</p>${link}</section>`,
+  });
+}
+
+function subscriptionSection(profile: UserProfile): SafeHtml {
+  const { subscription } = profile;
+  const standing = subscription.inGoodStanding
+    ? html`<dd class="status-good">In good standing: assistants and integrations can use this account.</dd>`
+    : html`<dd class="status-bad">Not in good standing: connected assistants and the API are paused until the subscription is active again.</dd>`;
+  const periodEnd =
+    subscription.currentPeriodEnd === null
+      ? null
+      : html`<dt>${subscription.status === 'trialing' ? 'Trial ends' : 'Current period ends'}</dt>
+<dd>${formatTime(subscription.currentPeriodEnd, profile.account.timeZone)}</dd>`;
+  return html`<section>
+<h2>Subscription</h2>
+<dl>
+<dt>Plan</dt><dd>${capitalised(subscription.plan)}</dd>
+<dt>Status</dt><dd>${statusWords[subscription.status]}</dd>
+<dt>Standing</dt>${standing}
+${periodEnd}
+</dl>
+</section>`;
+}
+
+function authTokenSection(
+  profile: UserProfile,
+  options: { csrfToken: string; apiBase: string; issued?: IssuedAuthToken | undefined },
+): SafeHtml {
+  const current =
+    options.issued !== undefined
+      ? null
+      : profile.authToken === null
+        ? html`<p>You have no auth token yet.</p>`
+        : html`<p>Your current auth token was generated ${formatTime(profile.authToken.createdAt, profile.account.timeZone)}. It is never shown again; if you lost it, generate a new one.</p>`;
+  const issued =
+    options.issued === undefined
+      ? null
+      : html`<div class="card token" role="status">
+<h3>Your new auth token</h3>
+<p>Copy it now: it is shown only this once, and Innkeep keeps only a fingerprint of it. It replaces your previous auth token, which no longer works.</p>
+<pre><code>${options.issued.authToken}</code></pre>
+<p>Use it like this:</p>
+<pre><code>curl -H "authToken: ${options.issued.authToken}" ${options.apiBase}/getListings</code></pre>
+</div>`;
+  return html`<section id="auth-token">
+<h2>Auth token</h2>
+<p>An auth token lets your own code and integrations use the Innkeep API as you. Send it in the <code>authToken</code> header on requests to <code>${options.apiBase}/…</code>.</p>
+${current}
+${issued}
+<form method="post" action="/settings/auth-token">
+${csrfField(options.csrfToken)}
+<p class="hint">Generating a token replaces and revokes your current one at once: anything still using the old token stops working.</p>
+<button type="submit">Generate auth token</button>
+</form>
+</section>`;
+}
+
+/**
+ * The settings page: profile, account, subscription in plain words and, at the bottom, the auth token —
+ * including a freshly `issued` one, which is shown on this response only.
+ */
+export function renderSettingsPage(page: {
+  profile: UserProfile;
+  csrfToken: string;
+  baseUrl: string;
+  issued?: IssuedAuthToken | undefined;
+}): string {
+  const { profile } = page;
+  return renderPage({
+    title: 'Settings',
+    signedInAs: profile.email,
+    body: html`${accountNav(page.csrfToken)}
+<h1>Settings</h1>
+<section>
+<h2>Profile</h2>
+<dl>
+<dt>Name</dt><dd>${profile.firstName} ${profile.lastName}</dd>
+<dt>Email</dt><dd>${profile.email}</dd>
+<dt>Role</dt><dd>${roleWords[profile.role]}</dd>
+</dl>
+</section>
+<section>
+<h2>Account</h2>
+<dl>
+<dt>Name</dt><dd>${profile.account.name}</dd>
+<dt>Time zone</dt><dd>${profile.account.timeZone}</dd>
+<dt>Currency</dt><dd>${profile.account.currency}</dd>
+</dl>
+</section>
+${subscriptionSection(profile)}
+${authTokenSection(profile, { csrfToken: page.csrfToken, apiBase: `${page.baseUrl}/api`, issued: page.issued })}`,
+  });
+}
+
+function scopeList(scopes: readonly Scope[]): SafeHtml {
+  if (scopes.length === 0) return html`<span class="hint">Nothing beyond signing in</span>`;
+  return html`<ul class="scopes">${scopes.map((scope) => html`<li>${scopeWords.get(scope) ?? scope}</li>`)}</ul>`;
+}
+
+function appRow(app: ConnectedApp, csrfToken: string, timeZone: string): SafeHtml {
+  return html`<tr>
+<td>${app.clientName}</td>
+<td>${scopeList(app.scopes)}</td>
+<td>${formatTime(app.connectedAt, timeZone)}</td>
+<td>${app.lastUsedAt === null ? 'never' : formatTime(app.lastUsedAt, timeZone)}</td>
+<td><form method="post" action="/settings/apps/${encodeURIComponent(app.grantId)}/disconnect">${csrfField(csrfToken)}<button class="danger" type="submit">Disconnect</button></form></td>
+</tr>`;
+}
+
+/** The connected-assistants page: every assistant the user connected, each with a Disconnect button. */
+export function renderConnectedAppsPage(page: {
+  profile: UserProfile;
+  apps: readonly ConnectedApp[];
+  csrfToken: string;
+  notice?: string | undefined;
+}): string {
+  const { profile, apps } = page;
+  const timeZone = profile.account.timeZone;
+  const ownerOnly =
+    profile.role === 'owner'
+      ? null
+      : html`<p class="hint">Assistants connect through the account owner's sign-in only. As a team member, use your auth token with the REST API instead.</p>`;
+  const list =
+    apps.length === 0
+      ? html`<p>No assistants are connected. When you approve one (Claude, ChatGPT, Cursor and others), it appears here.</p>`
+      : html`<table>
+<thead><tr><th>Assistant</th><th>Allowed to</th><th>Connected</th><th>Last used</th><th></th></tr></thead>
+<tbody>
+${apps.map((app) => appRow(app, page.csrfToken, timeZone))}
+</tbody>
+</table>`;
+  return renderPage({
+    title: 'Connected assistants',
+    signedInAs: profile.email,
+    body: html`${accountNav(page.csrfToken)}
+<h1>Connected assistants</h1>
+${page.notice === undefined ? null : html`<p class="notice" role="status">${page.notice}</p>`}
+<section>
+<p>These assistants can use your Innkeep account within what you allowed. Disconnecting one ends its access at once, on every device.</p>
+${ownerOnly}
+${list}
+</section>`,
+  });
+}

@@ -1,0 +1,107 @@
+/** The stylesheet of every Innkeep page, served at /assets/innkeep.css: system fonts, nothing external. */
+export const innkeepStylesheet = `:root {
+  color-scheme: light dark;
+  --text: #1f2328;
+  --muted: #59636e;
+  --background: #f6f7f9;
+  --surface: #ffffff;
+  --border: #d1d9e0;
+  --accent: #0b6e4f;
+  --accent-text: #ffffff;
+  --danger: #b42318;
+  --notice: #e7f5ee;
+  --alert: #fdecea;
+}
+@media (prefers-color-scheme: dark) {
+  :root {
+    --text: #e6e8eb;
+    --muted: #9aa4ae;
+    --background: #15181c;
+    --surface: #1d2126;
+    --border: #39414a;
+    --accent: #3fb68b;
+    --accent-text: #0b1a14;
+    --danger: #f47067;
+    --notice: #16332a;
+    --alert: #3b1d1b;
+  }
+}
+* { box-sizing: border-box; }
+body {
+  margin: 0;
+  font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
+  color: var(--text);
+  background: var(--background);
+}
+header.top {
+  display: flex;
+  justify-content: space-between;
+  align-items: center;
+  padding: 0.75rem 1.5rem;
+  background: var(--surface);
+  border-bottom: 1px solid var(--border);
+}
+.brand { font-weight: 700; color: var(--accent); text-decoration: none; font-size: 1.1rem; }
+.who { color: var(--muted); font-size: 0.9rem; }
+main { max-width: 46rem; margin: 2rem auto; padding: 0 1.25rem; }
+h1 { font-size: 1.6rem; margin: 0 0 1rem; }
+h2 { font-size: 1.2rem; margin: 0 0 0.75rem; }
+a { color: var(--accent); }
+nav.tabs { display: flex; flex-wrap: wrap; gap: 1rem; align-items: center; margin-bottom: 1.5rem; }
+nav.tabs form { margin: 0 0 0 auto; }
+section, .card {
+  background: var(--surface);
+  border: 1px solid var(--border);
+  border-radius: 8px;
+  padding: 1.25rem 1.5rem;
+  margin-bottom: 1.25rem;
+}
+form.card { max-width: 26rem; }
+dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.35rem 1.25rem; margin: 0; }
+dt { color: var(--muted); }
+dd { margin: 0; }
+label { display: block; font-weight: 600; margin: 0.75rem 0 0.25rem; }
+input[type="email"], input[type="password"], input[type="text"] {
+  width: 100%;
+  padding: 0.55rem 0.7rem;
+  font: inherit;
+  color: inherit;
+  background: var(--background);
+  border: 1px solid var(--border);
+  border-radius: 6px;
+}
+input:focus, button:focus { outline: 2px solid var(--accent); outline-offset: 2px; }
+button {
+  margin-top: 1rem;
+  padding: 0.55rem 1.1rem;
+  font: inherit;
+  font-weight: 600;
+  color: var(--accent-text);
+  background: var(--accent);
+  border: 0;
+  border-radius: 6px;
+  cursor: pointer;
+}
+button.secondary { color: var(--text); background: transparent; border: 1px solid var(--border); }
+button.danger { color: #ffffff; background: var(--danger); }
+nav.tabs button, td button { margin-top: 0; }
+table { width: 100%; border-collapse: collapse; }
+th, td { text-align: left; vertical-align: top; padding: 0.6rem 0.5rem; border-bottom: 1px solid var(--border); }
+th { color: var(--muted); font-weight: 600; font-size: 0.9rem; }
+ul.scopes { margin: 0; padding-left: 1.1rem; }
+.notice, .error { padding: 0.6rem 0.9rem; border-radius: 6px; margin: 0 0 1rem; }
+.notice { background: var(--notice); }
+.error { background: var(--alert); color: var(--danger); }
+.hint { color: var(--muted); font-size: 0.9rem; }
+.status-good { color: var(--accent); font-weight: 600; }
+.status-bad { color: var(--danger); font-weight: 600; }
+pre {
+  overflow-x: auto;
+  padding: 0.75rem;
+  background: var(--background);
+  border: 1px solid var(--border);
+  border-radius: 6px;
+}
+code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 0.9rem; }
+.token { border-color: var(--accent); }
+`;

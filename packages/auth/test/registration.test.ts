@@ -1,0 +1,333 @@
+import { testDatabaseKinds } from '@innkeep/domain/testing';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkClientRegistration } from '../src/provider/client-registration.ts';
+import {
+  authorizeUrl,
+  Browser,
+  createOwner,
+  formOf,
+  type OauthWorld,
+  openOauthWorld,
+  pkcePair,
+  type RunningServer,
+  registerClient,
+  startServer,
+  type TestUser,
+} from './support/oauth-harness.ts';
+
+async function register(origin: string, body: string, headers: Record<string, string> = {}) {
+  const response = await fetch(`${origin}/oauth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body,
+  });
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: (await response.json()) as Record<string, unknown>,
+  };
+}
+
+describe.each(testDatabaseKinds)('dynamic client registration on %s', (kind) => {
+  let world: OauthWorld;
+  let server: RunningServer;
+  let owner: TestUser;
+
+  beforeAll(async () => {
+    world = await openOauthWorld(kind);
+    server = await startServer(world);
+    owner = await createOwner(world);
+  }, 60_000);
+
+  afterAll(async () => {
+    await server?.app.close();
+    await world?.close();
+  });
+
+  it('registers a public client without a secret, with both grant types', async () => {
+    const response = await register(
+      server.origin,
+      JSON.stringify({
+        client_name: 'Claude Code',
+        redirect_uris: ['http://localhost:53682/callback'],
+        token_endpoint_auth_method: 'none',
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+      }),
+    );
+    expect(response.status).toBe(201);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(response.body).toMatchObject({
+      client_name: 'Claude Code',
+      redirect_uris: ['http://localhost:53682/callback'],
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+    });
+    expect(response.body.client_secret).toBeUndefined();
+    expect(typeof response.body.client_id).toBe('string');
+    // The row is stored with its client id for the "connected apps" page.
+    const row = await world.db
+      .selectFrom('oidc_model')
+      .select(['client_id', 'expires_at'])
+      .where('model', '=', 'Client')
+      .where('id', '=', String(response.body.client_id))
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ client_id: response.body.client_id, expires_at: null });
+  });
+
+  it('treats a client that names no auth method as public, and ignores a DCR scope', async () => {
+    const response = await register(
+      server.origin,
+      JSON.stringify({ redirect_uris: ['http://127.0.0.1:8976/cb'], scope: 'listings:read made:up' }),
+    );
+    expect(response.status).toBe(201);
+    expect(response.body.token_endpoint_auth_method).toBe('none');
+    expect(response.body.client_secret).toBeUndefined();
+    expect(response.body.grant_types).toEqual(['authorization_code', 'refresh_token']);
+  });
+
+  it('gives confidential clients a secret, for client_secret_post and client_secret_basic', async () => {
+    for (const method of ['client_secret_post', 'client_secret_basic']) {
+      const response = await register(
+        server.origin,
+        JSON.stringify({
+          redirect_uris: ['https://claude.ai/api/mcp/auth_callback'],
+          token_endpoint_auth_method: method,
+        }),
+      );
+      expect(response.status).toBe(201);
+      expect(response.body.token_endpoint_auth_method).toBe(method);
+      expect(String(response.body.client_secret).length).toBeGreaterThanOrEqual(32);
+    }
+  });
+
+  it('accepts loopback redirect URIs on any port and host spelling', async () => {
+    const uris = ['http://127.0.0.1:1/cb', 'http://localhost:65535/callback', 'http://[::1]:33418/oauth'];
+    const response = await register(server.origin, JSON.stringify({ redirect_uris: uris }));
+    expect(response.status).toBe(201);
+    expect(response.body.redirect_uris).toEqual(uris);
+  });
+
+  it('lets a native client come back on another loopback port (RFC 8252), but not a web client', async () => {
+    const native = await registerClient(server.origin, {
+      application_type: 'native',
+      redirect_uris: ['http://127.0.0.1:1234/callback'],
+    });
+    const web = await registerClient(server.origin, { redirect_uris: ['http://127.0.0.1:1234/callback'] });
+    const { challenge } = pkcePair();
+    const nativeStart = await new Browser().get(
+      authorizeUrl(
+        server.baseUrl,
+        { client_id: native.client_id, redirect_uri: 'http://127.0.0.1:5555/callback' },
+        challenge,
+      ),
+    );
+    expect(nativeStart.status).toBe(303);
+    expect(nativeStart.headers.get('location')).toMatch(/\/oauth\/interaction\//);
+    const webStart = await new Browser().get(
+      authorizeUrl(
+        server.baseUrl,
+        { client_id: web.client_id, redirect_uri: 'http://127.0.0.1:5555/callback' },
+        challenge,
+      ),
+    );
+    expect(webStart.status).toBe(400);
+    expect(await webStart.text()).toContain('invalid_redirect_uri');
+  });
+
+  it('accepts custom-scheme redirects and makes such a client native', async () => {
+    const response = await register(
+      server.origin,
+      JSON.stringify({
+        client_name: 'Cursor',
+        redirect_uris: ['cursor://anysphere.cursor-retrieval/oauth/user-innkeep/callback'],
+      }),
+    );
+    expect(response.status).toBe(201);
+    expect(response.body.application_type).toBe('native');
+    expect(response.body.client_secret).toBeUndefined();
+  });
+
+  it.each([
+    ['a javascript: URI', { redirect_uris: ['javascript:alert(1)'] }, 'javascript:'],
+    ['a data: URI', { redirect_uris: ['data:text/html,<script>alert(1)</script>'] }, 'data:'],
+    ['a file: URI', { redirect_uris: ['file:///etc/passwd'] }, 'file:'],
+    ['plain http to another host', { redirect_uris: ['http://evil.example/cb'] }, 'use https'],
+    ['a fragment', { redirect_uris: ['https://app.example.com/cb#frag'] }, 'fragment'],
+    ['a relative URI', { redirect_uris: ['/callback'] }, 'absolute'],
+    ['no redirect URIs', { client_name: 'Nothing' }, 'redirect_uris is required'],
+    ['an empty list', { redirect_uris: [] }, 'redirect_uris is required'],
+    [
+      'more than ten',
+      { redirect_uris: Array.from({ length: 11 }, (_, index) => `https://app.example.com/cb${index}`) },
+      'at most 10',
+    ],
+    ['an absurdly long URI', { redirect_uris: [`https://app.example.com/${'a'.repeat(3000)}`] }, '2000'],
+    ['a non-string URI', { redirect_uris: [42] }, 'string'],
+  ])('refuses %s with invalid_redirect_uri', async (_case, metadata, hint) => {
+    const response = await register(server.origin, JSON.stringify(metadata));
+    expect(response.status).toBe(400);
+    expect(response.body.error).toBe('invalid_redirect_uri');
+    expect(String(response.body.error_description)).toContain(hint);
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+  });
+
+  const good = { redirect_uris: ['https://app.example.com/cb'] };
+  it.each([
+    ['a JSON array', JSON.stringify([good]), 'JSON object'],
+    ['invalid JSON', '{"redirect_uris": [', 'not valid JSON'],
+    [
+      'an absurdly long client_name',
+      JSON.stringify({ ...good, client_name: 'n'.repeat(500) }),
+      'client_name',
+    ],
+    [
+      'a client_name with control characters',
+      JSON.stringify({ ...good, client_name: 'Evil\u0000App' }),
+      'control',
+    ],
+    ['a javascript: logo_uri', JSON.stringify({ ...good, logo_uri: 'javascript:alert(1)' }), 'logo_uri'],
+    ['contacts that are not a list', JSON.stringify({ ...good, contacts: 'me@example.com' }), 'contacts'],
+    [
+      'too many fields',
+      JSON.stringify({ ...good, ...Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`x_${i}`, i])) }),
+      'at most 40',
+    ],
+  ])('refuses %s with invalid_client_metadata', async (_case, body, hint) => {
+    const response = await register(server.origin, body);
+    expect(response.status).toBe(400);
+    expect(response.body.error).toBe('invalid_client_metadata');
+    expect(String(response.body.error_description)).toContain(hint);
+  });
+
+  it('refuses a body over 16 KiB with 413 and invalid_client_metadata', async () => {
+    const response = await register(
+      server.origin,
+      JSON.stringify({ ...good, padding: 'p'.repeat(17 * 1024) }),
+    );
+    expect(response.status).toBe(413);
+    expect(response.body.error).toBe('invalid_client_metadata');
+  });
+
+  it('answers CORS preflights and responses for browser-based clients', async () => {
+    const preflight = await fetch(`${server.origin}/oauth/register`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'http://localhost:6274',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    expect(preflight.headers.get('access-control-allow-methods')).toBe('POST');
+    expect(preflight.headers.get('access-control-allow-headers')).toContain('content-type');
+    const response = await register(server.origin, JSON.stringify(good), { origin: 'http://localhost:6274' });
+    expect(response.status).toBe(201);
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+  });
+
+  it('lets a registered public client start an authorization that shows the sign-in page', async () => {
+    const client = await registerClient(server.origin, {
+      client_name: 'Starter',
+      redirect_uris: ['http://127.0.0.1:7777/cb'],
+    });
+    const { challenge } = pkcePair();
+    const browser = new Browser();
+    const start = authorizeUrl(
+      server.baseUrl,
+      { client_id: client.client_id, redirect_uri: 'http://127.0.0.1:7777/cb' },
+      challenge,
+    );
+    const { response } = await browser.follow(await browser.get(start), start);
+    const page = await response.text();
+    expect(page).toContain('Sign in to connect Starter to your Innkeep account.');
+    expect(formOf(page).action).toMatch(/^\/oauth\/interaction\/[^/]+\/login$/);
+    expect(owner.email).toContain('@');
+  });
+});
+
+describe('registration rate limit', () => {
+  let world: OauthWorld;
+
+  beforeAll(async () => {
+    world = await openOauthWorld('pglite');
+  }, 60_000);
+
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  async function registerTwiceThenOnceMore(origins: readonly string[]) {
+    const statuses: number[] = [];
+    for (const origin of origins) {
+      statuses.push(
+        (await register(origin, JSON.stringify({ redirect_uris: ['http://127.0.0.1:9/cb'] }))).status,
+      );
+    }
+    return statuses;
+  }
+
+  it('answers 429 too_many_requests with Retry-After once an address passes the limit', async () => {
+    const server = await startServer(world, { registrationRateLimit: { max: 2, timeWindowMs: 60_000 } });
+    try {
+      expect(await registerTwiceThenOnceMore([server.origin, server.origin])).toEqual([201, 201]);
+      const refused = await register(
+        server.origin,
+        JSON.stringify({ redirect_uris: ['http://127.0.0.1:9/cb'] }),
+      );
+      expect(refused.status).toBe(429);
+      expect(refused.body.error).toBe('too_many_requests');
+      expect(String(refused.body.error_description)).toContain('try again in');
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(refused.headers.get('access-control-allow-origin')).toBe('*');
+    } finally {
+      await server.app.close();
+    }
+  });
+
+  it('counts across instances when they share Redis', async () => {
+    const redis = new Redis({ host: '127.0.0.1', port: 6379, maxRetriesPerRequest: 1 });
+    // The store's key for this route and address; cleared so an earlier run cannot count here.
+    await redis.del('innkeep:oauth-register:POST/oauth/register-127.0.0.1');
+    const limit = { max: 3, timeWindowMs: 60_000 };
+    const a = await startServer(world, { registrationRateLimit: limit, redis });
+    const b = await startServer(world, { registrationRateLimit: limit, redis });
+    try {
+      expect(await registerTwiceThenOnceMore([a.origin, b.origin, a.origin, b.origin])).toEqual([
+        201, 201, 201, 429,
+      ]);
+    } finally {
+      await a.app.close();
+      await b.app.close();
+      await redis.del('innkeep:oauth-register:POST/oauth/register-127.0.0.1');
+      redis.disconnect();
+    }
+  });
+});
+
+describe('checkClientRegistration', () => {
+  it('defaults the auth method to none, drops scope and fetched metadata, and keeps the rest', () => {
+    const check = checkClientRegistration({
+      client_name: 'VS Code',
+      redirect_uris: ['http://127.0.0.1:33418', 'https://vscode.dev/redirect'],
+      scope: 'listings:read',
+      jwks_uri: 'https://169.254.169.254/latest',
+      sector_identifier_uri: 'https://internal.example/sectors',
+    });
+    expect(check).toEqual({
+      ok: true,
+      metadata: {
+        client_name: 'VS Code',
+        redirect_uris: ['http://127.0.0.1:33418', 'https://vscode.dev/redirect'],
+        token_endpoint_auth_method: 'none',
+      },
+    });
+  });
+
+  it('keeps an explicit application_type, even with a custom scheme', () => {
+    const check = checkClientRegistration({ application_type: 'web', redirect_uris: ['myapp://cb'] });
+    expect(check.ok && check.metadata.application_type).toBe('web');
+  });
+});
