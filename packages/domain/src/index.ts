@@ -1,66 +1,377 @@
 // The public surface of @innkeep/domain: schemas, types, errors, pure rules and the use-case interfaces.
 // Implementations over PostgreSQL are in '@innkeep/domain/postgres'; the demo generator in '@innkeep/domain/demo'.
 
-export { errorCodes, errorCatalogue, DomainError, notFound } from './core/errors.ts';
-export type { ErrorCode, ErrorCodeInfo } from './core/errors.ts';
-export { userRoles, accessRoutes, assertCanWrite, assertOwner } from './core/actor.ts';
-export type { UserRole, AccessRoute, Actor } from './core/actor.ts';
-export { systemClock } from './core/clock.ts';
-export type { Clock } from './core/clock.ts';
-export { idPrefixes, encodeIdBytes, newId } from './core/ids.ts';
-export type { IdKind } from './core/ids.ts';
-export { parseInput } from './core/input.ts';
-export { currencyExponents, currencyCodeSchema, currencyExponent, toMinorUnits, toMajorUnits, divideRounded, percentOf, allocateByLargestRemainder, amountSchema } from './core/money.ts';
-export type { CurrencyCode } from './core/money.ts';
-export { localDateSchema, timeZoneSchema, isValidTimeZone, addDays, daysBetween, dayOfWeek, nightsOf, localDateIn, maxDate, minDate } from './core/dates.ts';
-export type { LocalDate } from './core/dates.ts';
-export { pageLimits, pageInputShape, encodeCursor, decodeCursor, toPage } from './core/paging.ts';
-export type { Page } from './core/paging.ts';
-export { scopeCatalogue, allScopes, isScope } from './core/scopes.ts';
-export type { Scope } from './core/scopes.ts';
-export type { InnkeepDomain } from './domain.ts';
-export { subscriptionStatuses, subscriptionStatusSchema, isGoodStanding, subUserRoles, emailSchema, passwordSchema, personNameSchema, actorFromPrincipal, userProfileSchema, teamMemberSchema, listUsersInputSchema, loginInputSchema, updateProfileInputSchema, changePasswordInputSchema } from './identity/identity.ts';
-export type { SubscriptionStatus, SubUserRole, Principal, UserProfile, TeamMember, ListUsersInput, LoginInput, UpdateProfileInput, ChangePasswordInput, IssuedAuthToken, PartnerApiKeyOwner, IdentityUseCases } from './identity/identity.ts';
-export { createOwnerAccountInputSchema, addSubUserInputSchema, setSubscriptionStatusInputSchema, issuePartnerApiKeyInputSchema, revokePartnerApiKeyInputSchema, issueAuthTokenInputSchema } from './identity/operator.ts';
-export type { CreateOwnerAccountInput, AddSubUserInput, SetSubscriptionStatusInput, IssuePartnerApiKeyInput, RevokePartnerApiKeyInput, IssueAuthTokenInput, UserLookup, OperatorUseCases } from './identity/operator.ts';
-export { hashPassword, verifyPassword, generateSecretToken, hashSecretToken } from './identity/secrets.ts';
-export { channels, channelSchema, listingIdSchema, listingSchema, listListingsInputSchema, updateListingInputSchema } from './listings/listings.ts';
-export type { Channel, Listing, ListListingsInput, UpdateListingInput, ListingUseCases } from './listings/listings.ts';
-export { maxListingsPerGroup, ownerImportPathPrefix, listingGroupIdSchema, listingGroupSchema, listListingGroupsInputSchema, createListingGroupInputSchema, updateListingGroupInputSchema, listingGroupRefInputSchema } from './listing-groups/listing-groups.ts';
-export type { ListingGroup, ListListingGroupsInput, CreateListingGroupInput, UpdateListingGroupInput, ListingGroupRefInput, DeletedListingGroup, ListingGroupUseCases } from './listing-groups/listing-groups.ts';
-export { connectionTypes, channelAccountStatuses, channelAccountIdSchema, channelAccountSchema, listChannelAccountsInputSchema } from './channel-accounts/channel-accounts.ts';
-export type { ConnectionType, ChannelAccountStatus, ChannelAccount, ListChannelAccountsInput, ChannelAccountUseCases } from './channel-accounts/channel-accounts.ts';
-export { maxCalendarDays, maxPriceEntries, maxAvailabilityNights, calendarDayStatuses, blockReasonSchema, calendarDaySchema, calendarSchema, getCalendarInputSchema, priceEntrySchema, setPricesInputSchema, setAvailabilityInputSchema, availabilityChangeSchema } from './calendar/calendar.ts';
-export type { CalendarDayStatus, CalendarDay, Calendar, GetCalendarInput, PriceEntry, SetPricesInput, SetAvailabilityInput, AvailabilityChange, CalendarUseCases } from './calendar/calendar.ts';
-export { blockReasons, holdKinds, describeHold, holdConflict } from './calendar/holds.ts';
-export type { BlockReason, HoldKind, CalendarHold, HoldClash } from './calendar/holds.ts';
-export { maxLastMinuteDays, maxOrphanGapNights, pricingAdjustmentSchema, pricingRuleSchema, listPricingRulesInputSchema, createPricingRuleInputSchema, quoteInputSchema, quoteSchema } from './pricing/pricing.ts';
-export type { PricingRule, ListPricingRulesInput, CreatePricingRuleInput, QuoteInput, Quote, PricingUseCases } from './pricing/pricing.ts';
-export { adjustmentKinds, ruleCoversListing, holdLookaround, priceNights, channelNightPrice, orphanGapLength } from './pricing/pricing-engine.ts';
-export type { AdjustmentKind, PricingRuleTerms, HeldRange, PricingInputs, NightlyPrice } from './pricing/pricing-engine.ts';
-export { maxStayNights, weeklyDiscountNights, monthlyDiscountNights, quoteLineItemTypes, assertStayDates, buildStayQuote } from './pricing/quote.ts';
-export type { QuoteLineItemType, StayQuoteLineItem, StayQuote, StayTerms, StayQuoteFacts } from './pricing/quote.ts';
-export { reservationIdSchema, reservationStatusSchema, lineItemTypes, createReservationInputSchema, updateReservationInputSchema, cancelReservationInputSchema, changeReservationStatusInputSchema, listReservationsInputSchema, reservationSchema, reservationDetailSchema } from './reservations/reservations.ts';
-export type { LineItemType, CreateReservationInput, UpdateReservationInput, CancelReservationInput, ChangeReservationStatusInput, ListReservationsInput, Reservation, ReservationDetail, ReservationUseCases } from './reservations/reservations.ts';
-export { reservationStatuses, liveStatuses, cancelledByValues, reservationTransitions, statusTimestampFields, isLiveStatus, planStatusTransition, stayPhases, stayPhaseOn } from './reservations/reservation-status.ts';
-export type { ReservationStatus, CancelledBy, HoldChange, StatusTransition, StayPhase } from './reservations/reservation-status.ts';
-export { messageSenders, deliveryStatuses, messageSchema, getMessageThreadInputSchema, threadReservationSchema, sendMessageInputSchema } from './messages/messages.ts';
-export type { MessageSender, DeliveryStatus, Message, GetMessageThreadInput, ThreadReservation, MessageThread, SendMessageInput, MessageUseCases } from './messages/messages.ts';
-export { messageRuleTriggers, messageRuleIdSchema, messageRuleSchema, listMessageRulesInputSchema, createMessageRuleInputSchema, messageRuleRefInputSchema } from './messages/message-rules.ts';
-export type { MessageRuleTrigger, MessageRule, ListMessageRulesInput, CreateMessageRuleInput, MessageRuleRefInput, MessageRuleUseCases } from './messages/message-rules.ts';
-export { templateVariables, templateVariablesIn, unknownTemplateVariables } from './messages/template-variables.ts';
-export type { TemplateVariable, TemplateVariableName } from './messages/template-variables.ts';
-export { maxReviewResponseLength, reviewIdSchema, reviewSchema, listReviewsInputSchema, respondToReviewInputSchema } from './reviews/reviews.ts';
-export type { Review, ListReviewsInput, RespondToReviewInput, ReviewUseCases } from './reviews/reviews.ts';
-export { accessCodeSources, accessCodeStatuses, lockIdSchema, lockSchema, accessCodeSchema, listLocksInputSchema, listAccessCodesInputSchema, accessCodeStatusAt } from './locks/locks.ts';
-export type { AccessCodeSource, AccessCodeStatus, Lock, AccessCode, ListLocksInput, ListAccessCodesInput, LockUseCases } from './locks/locks.ts';
-export { helpCollections, helpArticleSummarySchema, helpArticleSchema, listHelpArticlesInputSchema, getHelpArticleInputSchema } from './help/help.ts';
-export type { HelpCollection, HelpArticleSource, HelpArticleSummary, HelpArticle, ListHelpArticlesInput, GetHelpArticleInput, HelpUseCases } from './help/help.ts';
-export { builtInHelpArticles } from './help/help-articles.ts';
-export { webhookEvents, maxWebhooksPerAccount, webhookSecretPrefix, isAllowedWebhookUrl, webhookIdSchema, webhookSchema, createdWebhookSchema, listWebhooksInputSchema, createWebhookInputSchema, updateWebhookInputSchema, webhookRefInputSchema } from './webhooks/webhooks.ts';
-export type { WebhookEvent, Webhook, CreatedWebhook, ListWebhooksInput, CreateWebhookInput, UpdateWebhookInput, WebhookRefInput, DeletedWebhook, WebhookUseCases } from './webhooks/webhooks.ts';
-export { webhookSignatureHeaderName, webhookSignatureHeader } from './webhooks/webhook-signature.ts';
+export type { AuditEntryView, AuditUseCases, ListAuditInput } from './audit/audit.ts';
 export { auditEntrySchema, listAuditInputSchema } from './audit/audit.ts';
-export type { AuditEntryView, ListAuditInput, AuditUseCases } from './audit/audit.ts';
-export { idempotencyKeyLifetimeMs, idempotencyPendingTimeoutMs, idempotencyRequestSchema } from './idempotency/idempotency.ts';
-export type { IdempotencyRequest, IdempotentResponse, IdempotentResult, IdempotencyUseCases } from './idempotency/idempotency.ts';
+export type {
+  AvailabilityChange,
+  Calendar,
+  CalendarDay,
+  CalendarDayStatus,
+  CalendarUseCases,
+  GetCalendarInput,
+  PriceEntry,
+  SetAvailabilityInput,
+  SetPricesInput,
+} from './calendar/calendar.ts';
+export {
+  availabilityChangeSchema,
+  blockReasonSchema,
+  calendarDaySchema,
+  calendarDayStatuses,
+  calendarSchema,
+  getCalendarInputSchema,
+  maxAvailabilityNights,
+  maxCalendarDays,
+  maxPriceEntries,
+  priceEntrySchema,
+  setAvailabilityInputSchema,
+  setPricesInputSchema,
+} from './calendar/calendar.ts';
+export type { BlockReason, CalendarHold, HoldClash, HoldKind } from './calendar/holds.ts';
+export { blockReasons, describeHold, holdConflict, holdKinds } from './calendar/holds.ts';
+export type {
+  ChannelAccount,
+  ChannelAccountStatus,
+  ChannelAccountUseCases,
+  ConnectionType,
+  ListChannelAccountsInput,
+} from './channel-accounts/channel-accounts.ts';
+export {
+  channelAccountIdSchema,
+  channelAccountSchema,
+  channelAccountStatuses,
+  connectionTypes,
+  listChannelAccountsInputSchema,
+} from './channel-accounts/channel-accounts.ts';
+export type { AccessRoute, Actor, UserRole } from './core/actor.ts';
+export { accessRoutes, assertCanWrite, assertOwner, userRoles } from './core/actor.ts';
+export type { Clock } from './core/clock.ts';
+export { systemClock } from './core/clock.ts';
+export type { LocalDate } from './core/dates.ts';
+export {
+  addDays,
+  dayOfWeek,
+  daysBetween,
+  isValidTimeZone,
+  localDateIn,
+  localDateSchema,
+  maxDate,
+  minDate,
+  nightsOf,
+  timeZoneSchema,
+} from './core/dates.ts';
+export type { ErrorCode, ErrorCodeInfo } from './core/errors.ts';
+export { DomainError, errorCatalogue, errorCodes, notFound } from './core/errors.ts';
+export type { IdKind } from './core/ids.ts';
+export { encodeIdBytes, idPrefixes, newId } from './core/ids.ts';
+export { parseInput } from './core/input.ts';
+export type { CurrencyCode } from './core/money.ts';
+export {
+  allocateByLargestRemainder,
+  amountSchema,
+  currencyCodeSchema,
+  currencyExponent,
+  currencyExponents,
+  divideRounded,
+  percentOf,
+  toMajorUnits,
+  toMinorUnits,
+} from './core/money.ts';
+export type { Page } from './core/paging.ts';
+export { decodeCursor, encodeCursor, pageInputShape, pageLimits, toPage } from './core/paging.ts';
+export type { Scope } from './core/scopes.ts';
+export { allScopes, isScope, scopeCatalogue } from './core/scopes.ts';
+export type { InnkeepDomain } from './domain.ts';
+export type {
+  GetHelpArticleInput,
+  HelpArticle,
+  HelpArticleSource,
+  HelpArticleSummary,
+  HelpCollection,
+  HelpUseCases,
+  ListHelpArticlesInput,
+} from './help/help.ts';
+export {
+  getHelpArticleInputSchema,
+  helpArticleSchema,
+  helpArticleSummarySchema,
+  helpCollections,
+  listHelpArticlesInputSchema,
+} from './help/help.ts';
+export { builtInHelpArticles } from './help/help-articles.ts';
+export type {
+  IdempotencyRequest,
+  IdempotencyUseCases,
+  IdempotentResponse,
+  IdempotentResult,
+} from './idempotency/idempotency.ts';
+export {
+  idempotencyKeyLifetimeMs,
+  idempotencyPendingTimeoutMs,
+  idempotencyRequestSchema,
+} from './idempotency/idempotency.ts';
+export type {
+  ChangePasswordInput,
+  IdentityUseCases,
+  IssuedAuthToken,
+  ListUsersInput,
+  LoginInput,
+  PartnerApiKeyOwner,
+  Principal,
+  SubscriptionStatus,
+  SubUserRole,
+  TeamMember,
+  UpdateProfileInput,
+  UserProfile,
+} from './identity/identity.ts';
+export {
+  actorFromPrincipal,
+  changePasswordInputSchema,
+  emailSchema,
+  isGoodStanding,
+  listUsersInputSchema,
+  loginInputSchema,
+  passwordSchema,
+  personNameSchema,
+  subscriptionStatuses,
+  subscriptionStatusSchema,
+  subUserRoles,
+  teamMemberSchema,
+  updateProfileInputSchema,
+  userProfileSchema,
+} from './identity/identity.ts';
+export type {
+  AddSubUserInput,
+  CreateOwnerAccountInput,
+  IssueAuthTokenInput,
+  IssuePartnerApiKeyInput,
+  OperatorUseCases,
+  RevokePartnerApiKeyInput,
+  SetSubscriptionStatusInput,
+  UserLookup,
+} from './identity/operator.ts';
+export {
+  addSubUserInputSchema,
+  createOwnerAccountInputSchema,
+  issueAuthTokenInputSchema,
+  issuePartnerApiKeyInputSchema,
+  revokePartnerApiKeyInputSchema,
+  setSubscriptionStatusInputSchema,
+} from './identity/operator.ts';
+export { generateSecretToken, hashPassword, hashSecretToken, verifyPassword } from './identity/secrets.ts';
+export type {
+  CreateListingGroupInput,
+  DeletedListingGroup,
+  ListingGroup,
+  ListingGroupRefInput,
+  ListingGroupUseCases,
+  ListListingGroupsInput,
+  UpdateListingGroupInput,
+} from './listing-groups/listing-groups.ts';
+export {
+  createListingGroupInputSchema,
+  listingGroupIdSchema,
+  listingGroupRefInputSchema,
+  listingGroupSchema,
+  listListingGroupsInputSchema,
+  maxListingsPerGroup,
+  ownerImportPathPrefix,
+  updateListingGroupInputSchema,
+} from './listing-groups/listing-groups.ts';
+export type {
+  Channel,
+  Listing,
+  ListingUseCases,
+  ListListingsInput,
+  UpdateListingInput,
+} from './listings/listings.ts';
+export {
+  channelSchema,
+  channels,
+  listingIdSchema,
+  listingSchema,
+  listListingsInputSchema,
+  updateListingInputSchema,
+} from './listings/listings.ts';
+export type {
+  AccessCode,
+  AccessCodeSource,
+  AccessCodeStatus,
+  ListAccessCodesInput,
+  ListLocksInput,
+  Lock,
+  LockUseCases,
+} from './locks/locks.ts';
+export {
+  accessCodeSchema,
+  accessCodeSources,
+  accessCodeStatusAt,
+  accessCodeStatuses,
+  listAccessCodesInputSchema,
+  listLocksInputSchema,
+  lockIdSchema,
+  lockSchema,
+} from './locks/locks.ts';
+export type {
+  CreateMessageRuleInput,
+  ListMessageRulesInput,
+  MessageRule,
+  MessageRuleRefInput,
+  MessageRuleTrigger,
+  MessageRuleUseCases,
+} from './messages/message-rules.ts';
+export {
+  createMessageRuleInputSchema,
+  listMessageRulesInputSchema,
+  messageRuleIdSchema,
+  messageRuleRefInputSchema,
+  messageRuleSchema,
+  messageRuleTriggers,
+} from './messages/message-rules.ts';
+export type {
+  DeliveryStatus,
+  GetMessageThreadInput,
+  Message,
+  MessageSender,
+  MessageThread,
+  MessageUseCases,
+  SendMessageInput,
+  ThreadReservation,
+} from './messages/messages.ts';
+export {
+  deliveryStatuses,
+  getMessageThreadInputSchema,
+  messageSchema,
+  messageSenders,
+  sendMessageInputSchema,
+  threadReservationSchema,
+} from './messages/messages.ts';
+export type { TemplateVariable, TemplateVariableName } from './messages/template-variables.ts';
+export {
+  templateVariables,
+  templateVariablesIn,
+  unknownTemplateVariables,
+} from './messages/template-variables.ts';
+export type {
+  CreatePricingRuleInput,
+  ListPricingRulesInput,
+  PricingRule,
+  PricingUseCases,
+  Quote,
+  QuoteInput,
+} from './pricing/pricing.ts';
+export {
+  createPricingRuleInputSchema,
+  listPricingRulesInputSchema,
+  maxLastMinuteDays,
+  maxOrphanGapNights,
+  pricingAdjustmentSchema,
+  pricingRuleSchema,
+  quoteInputSchema,
+  quoteSchema,
+} from './pricing/pricing.ts';
+export type {
+  AdjustmentKind,
+  HeldRange,
+  NightlyPrice,
+  PricingInputs,
+  PricingRuleTerms,
+} from './pricing/pricing-engine.ts';
+export {
+  adjustmentKinds,
+  channelNightPrice,
+  holdLookaround,
+  orphanGapLength,
+  priceNights,
+  ruleCoversListing,
+} from './pricing/pricing-engine.ts';
+export type {
+  QuoteLineItemType,
+  StayQuote,
+  StayQuoteFacts,
+  StayQuoteLineItem,
+  StayTerms,
+} from './pricing/quote.ts';
+export {
+  assertStayDates,
+  buildStayQuote,
+  maxStayNights,
+  monthlyDiscountNights,
+  quoteLineItemTypes,
+  weeklyDiscountNights,
+} from './pricing/quote.ts';
+export type {
+  CancelledBy,
+  HoldChange,
+  ReservationStatus,
+  StatusTransition,
+  StayPhase,
+} from './reservations/reservation-status.ts';
+export {
+  cancelledByValues,
+  isLiveStatus,
+  liveStatuses,
+  planStatusTransition,
+  reservationStatuses,
+  reservationTransitions,
+  statusTimestampFields,
+  stayPhaseOn,
+  stayPhases,
+} from './reservations/reservation-status.ts';
+export type {
+  CancelReservationInput,
+  ChangeReservationStatusInput,
+  CreateReservationInput,
+  LineItemType,
+  ListReservationsInput,
+  Reservation,
+  ReservationDetail,
+  ReservationUseCases,
+  UpdateReservationInput,
+} from './reservations/reservations.ts';
+export {
+  cancelReservationInputSchema,
+  changeReservationStatusInputSchema,
+  createReservationInputSchema,
+  lineItemTypes,
+  listReservationsInputSchema,
+  reservationDetailSchema,
+  reservationIdSchema,
+  reservationSchema,
+  reservationStatusSchema,
+  updateReservationInputSchema,
+} from './reservations/reservations.ts';
+export type { ListReviewsInput, RespondToReviewInput, Review, ReviewUseCases } from './reviews/reviews.ts';
+export {
+  listReviewsInputSchema,
+  maxReviewResponseLength,
+  respondToReviewInputSchema,
+  reviewIdSchema,
+  reviewSchema,
+} from './reviews/reviews.ts';
+export { webhookSignatureHeader, webhookSignatureHeaderName } from './webhooks/webhook-signature.ts';
+export type {
+  CreatedWebhook,
+  CreateWebhookInput,
+  DeletedWebhook,
+  ListWebhooksInput,
+  UpdateWebhookInput,
+  Webhook,
+  WebhookEvent,
+  WebhookRefInput,
+  WebhookUseCases,
+} from './webhooks/webhooks.ts';
+export {
+  createdWebhookSchema,
+  createWebhookInputSchema,
+  isAllowedWebhookUrl,
+  listWebhooksInputSchema,
+  maxWebhooksPerAccount,
+  updateWebhookInputSchema,
+  webhookEvents,
+  webhookIdSchema,
+  webhookRefInputSchema,
+  webhookSchema,
+  webhookSecretPrefix,
+} from './webhooks/webhooks.ts';
