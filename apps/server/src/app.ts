@@ -1,6 +1,14 @@
-import { accountPages, authorizationServer, type SigningKey, withAuthTables } from '@innkeep/auth';
+import {
+  accountPages,
+  authorizationServer,
+  createAccessTokenVerifier,
+  mcpResourceUrl,
+  type SigningKey,
+  withAuthTables,
+} from '@innkeep/auth';
 import type { Clock } from '@innkeep/domain';
-import { createIdentityUseCases, type DatabaseHandle } from '@innkeep/domain/postgres';
+import { createIdentityUseCases, createPostgresDomain, type DatabaseHandle } from '@innkeep/domain/postgres';
+import { mcpRoute } from '@innkeep/mcp-http';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { sql } from 'kysely';
@@ -21,6 +29,10 @@ export interface AppDeps {
   readonly trustProxy: boolean;
   /** Shared counters for rate limits across instances (REDIS_URL); without it each instance counts alone. */
   readonly redis?: Redis | undefined;
+  /** Browser origins besides BASE_URL's that may call /mcp (MCP_ALLOWED_ORIGINS). */
+  readonly mcpAllowedOrigins?: readonly string[] | undefined;
+  /** Requests a minute one access token may send to /mcp (MCP_RATE_LIMIT); default 300. */
+  readonly mcpRateLimit?: number | undefined;
 }
 
 // A load balancer gives up on a check after a few seconds; answering 503 before that tells it why,
@@ -36,6 +48,7 @@ const healthCheckTimeoutMs = 3000;
  *   `{status: 'unavailable'}` (the cause goes to the log, never to the caller).
  * - The OAuth authorization server: discovery, `/oauth/*` and the sign-in and consent pages.
  * - The account pages: `/login`, `/logout`, `/settings`, `/settings/apps`, `/assets/innkeep.css`.
+ * - The MCP tool server at `/mcp` (POST; GET 405, DELETE 204), for access tokens bound to `${BASE_URL}/mcp`.
  */
 export function buildApp(deps: AppDeps): FastifyInstance {
   const app = Fastify({ logger: { level: deps.logLevel }, trustProxy: deps.trustProxy });
@@ -72,6 +85,19 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     secretKeys: deps.secretKeys,
     baseUrl: deps.baseUrl,
     clock: deps.clock,
+  });
+  app.register(mcpRoute, {
+    dispatcher: {
+      domain: createPostgresDomain({ db: deps.database.db, clock: deps.clock }),
+      clock: deps.clock,
+      report: (reference, cause) =>
+        app.log.error({ err: cause, reference }, 'An MCP request failed unexpectedly'),
+    },
+    verifier: createAccessTokenVerifier({ db, resource: mcpResourceUrl(deps.baseUrl), clock: deps.clock }),
+    baseUrl: deps.baseUrl,
+    allowedOrigins: deps.mcpAllowedOrigins,
+    redis: deps.redis,
+    rateLimit: deps.mcpRateLimit === undefined ? undefined : { max: deps.mcpRateLimit, timeWindow: 60_000 },
   });
 
   return app;

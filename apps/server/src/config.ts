@@ -63,6 +63,13 @@ export interface Config extends DataConfig {
    * sign-in throttling). Off by default, since a client could otherwise pick its own address.
    */
   readonly trustProxy: boolean;
+  /**
+   * MCP_ALLOWED_ORIGINS: browser origins besides BASE_URL's that may call /mcp (e.g. a web-based MCP
+   * client). Empty by default; with a loopback BASE_URL any loopback origin may anyway.
+   */
+  readonly mcpAllowedOrigins: readonly string[];
+  /** MCP_RATE_LIMIT: requests a minute one access token may send to /mcp (default 300, the seed's). */
+  readonly mcpRateLimit: number;
 }
 
 /** The environment is unusable; `problems` has one line per bad variable, all of them at once. */
@@ -140,7 +147,37 @@ const serverShape = {
     })
     .optional(),
   TRUST_PROXY: z.stringbool({ error: 'must be true or false' }).default(false),
+  MCP_ALLOWED_ORIGINS: mcpAllowedOriginsSchema(),
+  MCP_RATE_LIMIT: z
+    .string()
+    .regex(/^[1-9]\d{0,8}$/, 'must be a whole number of requests a minute, at least 1')
+    .transform(Number)
+    .default(300),
 };
+
+/**
+ * MCP_ALLOWED_ORIGINS: a comma-separated list of http(s) origins (scheme, host, optional port; no path),
+ * each as a browser sends it in `Origin`.
+ */
+function mcpAllowedOriginsSchema() {
+  return z
+    .string()
+    .transform((list) =>
+      list
+        .split(',')
+        .map((origin) => origin.trim())
+        .filter((origin) => origin !== ''),
+    )
+    .refine(
+      (origins) =>
+        origins.every((origin) => {
+          const url = URL.parse(origin);
+          return url !== null && /^https?:$/.test(url.protocol) && url.origin === origin;
+        }),
+      'must be a comma-separated list of origins such as https://assistant.example.com (no path or trailing slash)',
+    )
+    .default([]);
+}
 
 // Values of these may hold passwords or keys, so problems with them never echo the value.
 const secretVariables = new Set(['DATABASE_URL', 'REDIS_URL', 'SECRET_KEYS', 'OIDC_SIGNING_KEY']);
@@ -200,6 +237,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
         ? { key: parsed.OIDC_SIGNING_KEY, source: 'environment' }
         : embeddedSigningKey(database),
     trustProxy: parsed.TRUST_PROXY,
+    mcpAllowedOrigins: parsed.MCP_ALLOWED_ORIGINS,
+    mcpRateLimit: parsed.MCP_RATE_LIMIT,
   };
 }
 

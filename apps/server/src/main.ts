@@ -58,6 +58,8 @@ try {
     signingKeys: [config.oidcSigningKey.key],
     trustProxy: config.trustProxy,
     redis,
+    mcpAllowedOrigins: config.mcpAllowedOrigins,
+    mcpRateLimit: config.mcpRateLimit,
   });
   await start(config, database, app);
 } catch (error) {

@@ -47,8 +47,37 @@ describe('loadConfig', () => {
       secretKeys: { keys: [key], source: 'environment' },
       oidcSigningKey: { key: signingKey, source: 'environment' },
       trustProxy: false,
+      mcpAllowedOrigins: [],
+      mcpRateLimit: 300,
       logLevel: 'info',
     });
+  });
+
+  it('reads MCP_RATE_LIMIT as whole requests a minute', () => {
+    expect(loadConfig({ ...keys, MCP_RATE_LIMIT: '1200' }).mcpRateLimit).toBe(1200);
+    for (const value of ['0', '-5', '1.5', 'lots']) {
+      expect(problemsOf({ ...keys, MCP_RATE_LIMIT: value })).toEqual([
+        `MCP_RATE_LIMIT: must be a whole number of requests a minute, at least 1 (got "${value}")`,
+      ]);
+    }
+  });
+
+  it('reads MCP_ALLOWED_ORIGINS as a list of origins, and refuses anything that is not one', () => {
+    expect(
+      loadConfig({ ...keys, MCP_ALLOWED_ORIGINS: 'https://a.example.com, http://localhost:6274' })
+        .mcpAllowedOrigins,
+    ).toEqual(['https://a.example.com', 'http://localhost:6274']);
+    for (const value of [
+      'https://a.example.com/',
+      'https://a.example.com/app',
+      'ftp://a.example.com',
+      'nonsense',
+    ]) {
+      expect(problemsOf({ ...keys, MCP_ALLOWED_ORIGINS: value })).toEqual([
+        'MCP_ALLOWED_ORIGINS: must be a comma-separated list of origins such as https://assistant.example.com ' +
+          `(no path or trailing slash) (got "${value}")`,
+      ]);
+    }
   });
 
   it('derives the default BASE_URL from PORT and drops a trailing slash from an explicit one', () => {

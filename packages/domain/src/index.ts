@@ -51,6 +51,7 @@ export { systemClock } from './core/clock.ts';
 export type { LocalDate } from './core/dates.ts';
 export {
   addDays,
+  areLocalDates,
   dayOfWeek,
   daysBetween,
   isValidTimeZone,

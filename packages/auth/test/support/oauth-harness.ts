@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import type { Clock, IdentityUseCases, OperatorUseCases } from '@innkeep/domain';
 import { createIdentityUseCases, createOperatorUseCases } from '@innkeep/domain/postgres';
@@ -14,7 +14,35 @@ import type {
 } from '../../src/postgres/database.ts';
 import { authorizationServer } from '../../src/provider/authorization-server.ts';
 import { generateSigningKey, type SigningKey } from '../../src/provider/signing-keys.ts';
-import { openAuthTestDatabase } from '../../src/testing.ts';
+import {
+  authorizeInBrowser,
+  authorizeUrl,
+  Browser,
+  type ConsentChoice,
+  openAuthTestDatabase,
+  pkcePair,
+  type RegisteredClient,
+  registerClient,
+  tokenRequest,
+} from '../../src/testing.ts';
+
+// The browser and form helpers live in src/testing.ts so other packages' tests can run the real flow too;
+// the tests here keep importing them from this harness.
+export {
+  type AuthorizationOutcome,
+  authorizeInBrowser,
+  authorizeUrl,
+  Browser,
+  type ConsentChoice,
+  CookieJar,
+  denyActionOf,
+  formOf,
+  offeredScopes,
+  pkcePair,
+  type RegisteredClient,
+  registerClient,
+  tokenRequest,
+} from '../../src/testing.ts';
 
 /** Cookie keys for the test servers (at least 32 characters each). */
 export const oauthSecretKeys = ['oauth-test-key-0123456789abcdefghijklmnop'];
@@ -185,237 +213,6 @@ export async function buildServerApp(
     redis: options.redis,
   });
   return app;
-}
-
-/** A registered client, as the registration endpoint answered. */
-export interface RegisteredClient {
-  readonly client_id: string;
-  readonly client_secret?: string;
-  readonly redirect_uris: string[];
-  readonly token_endpoint_auth_method: string;
-  readonly [field: string]: unknown;
-}
-
-/** Registers a client and fails the test unless the server answers 201. */
-export async function registerClient(
-  origin: string,
-  metadata: Record<string, unknown>,
-): Promise<RegisteredClient> {
-  const response = await fetch(`${origin}/oauth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(metadata),
-  });
-  const body = await response.json();
-  if (response.status !== 201)
-    throw new Error(`registration failed: ${response.status} ${JSON.stringify(body)}`);
-  return body as RegisteredClient;
-}
-
-/** A PKCE verifier and its S256 challenge. */
-export function pkcePair(): { verifier: string; challenge: string } {
-  const verifier = randomBytes(32).toString('base64url');
-  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
-}
-
-/** The query of an authorization request for `client`, with PKCE S256 and a state. */
-export function authorizeUrl(
-  baseUrl: string,
-  client: { client_id: string; redirect_uri: string },
-  challenge: string,
-  extra: Record<string, string> = {},
-): string {
-  const params = new URLSearchParams({
-    response_type: 'code',
-    client_id: client.client_id,
-    redirect_uri: client.redirect_uri,
-    code_challenge: challenge,
-    code_challenge_method: 'S256',
-    state: 'st-123',
-    ...extra,
-  });
-  return `${baseUrl}/oauth/authorize?${params.toString()}`;
-}
-
-interface StoredCookie {
-  readonly value: string;
-  readonly path: string;
-}
-
-/**
- * Just enough of a browser's cookie store for these flows: one host, paths honoured (oidc-provider scopes
- * its interaction cookies to paths), deletions by expiry or Max-Age=0.
- */
-export class CookieJar {
-  readonly #cookies = new Map<string, StoredCookie>();
-
-  store(response: Response): void {
-    for (const header of response.headers.getSetCookie()) {
-      const [pair = '', ...attributes] = header.split(';').map((part) => part.trim());
-      const separator = pair.indexOf('=');
-      const name = pair.slice(0, separator);
-      const value = pair.slice(separator + 1);
-      let path = '/';
-      let expired = value === '';
-      for (const attribute of attributes) {
-        const [key = '', attributeValue = ''] = attribute.split('=');
-        if (key.toLowerCase() === 'path') path = attributeValue;
-        if (key.toLowerCase() === 'max-age' && Number(attributeValue) <= 0) expired = true;
-        if (key.toLowerCase() === 'expires' && new Date(attributeValue).getTime() < Date.now())
-          expired = true;
-      }
-      const key = `${name};${path}`;
-      if (expired) this.#cookies.delete(key);
-      else this.#cookies.set(key, { value, path });
-    }
-  }
-
-  headerFor(url: string): string {
-    const path = new URL(url).pathname;
-    return [...this.#cookies.entries()]
-      .filter(
-        ([, cookie]) =>
-          path === cookie.path ||
-          path.startsWith(cookie.path.endsWith('/') ? cookie.path : `${cookie.path}/`),
-      )
-      .map(([key, cookie]) => `${key.slice(0, key.indexOf(';'))}=${cookie.value}`)
-      .join('; ');
-  }
-}
-
-/** A person at a browser: follows nothing by itself, keeps cookies, and can submit forms. */
-export class Browser {
-  readonly jar = new CookieJar();
-
-  async get(url: string): Promise<Response> {
-    return this.#send(url, { method: 'GET' });
-  }
-
-  async post(url: string, form: URLSearchParams, origin = new URL(url).origin): Promise<Response> {
-    return this.#send(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', origin },
-      body: form.toString(),
-    });
-  }
-
-  /**
-   * Follows redirects from `url` while they stay on `origin`, and returns the last response: a page, or
-   * the redirect that leaves for somewhere else (e.g. the client's redirect_uri).
-   */
-  async follow(response: Response, from: string): Promise<{ response: Response; url: string }> {
-    let current = response;
-    let url = from;
-    while (current.status >= 300 && current.status < 400) {
-      const next = new URL(current.headers.get('location') ?? '', url).href;
-      if (new URL(next).origin !== new URL(url).origin) return { response: current, url };
-      url = next;
-      current = await this.get(url);
-    }
-    return { response: current, url };
-  }
-
-  async #send(url: string, init: RequestInit): Promise<Response> {
-    const cookie = this.jar.headerFor(url);
-    const headers = new Headers(init.headers);
-    if (cookie !== '') headers.set('cookie', cookie);
-    const response = await fetch(url, { ...init, headers, redirect: 'manual' });
-    this.jar.store(response);
-    return response;
-  }
-}
-
-/** The form fields of a page: the CSRF token and the form's action. */
-export function formOf(html: string): { action: string; csrf: string } {
-  const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1];
-  const csrf = /name="csrf" value="([^"]+)"/.exec(html)?.[1];
-  if (action === undefined || csrf === undefined) throw new Error(`no form on the page:\n${html}`);
-  return { action: action.replaceAll('&amp;', '&'), csrf };
-}
-
-/** The scopes offered with a checkbox on a consent page. */
-export function offeredScopes(html: string): string[] {
-  return [...html.matchAll(/name="scope" value="([^"]+)"/g)].map((match) => match[1] ?? '');
-}
-
-/** Where a consent decision goes: Allow posts to the form action, Deny to the button's formaction. */
-export function denyActionOf(html: string): string {
-  const action = /formaction="([^"]+)"/.exec(html)?.[1];
-  if (action === undefined) throw new Error('no Deny button');
-  return action;
-}
-
-/** How the person answers the consent page. */
-export interface ConsentChoice {
-  readonly decision: 'allow' | 'deny';
-  /** Scopes left ticked; default: all offered. */
-  readonly scopes?: readonly string[];
-  readonly remember?: boolean;
-}
-
-/** What came of an authorization in the browser. */
-export interface AuthorizationOutcome {
-  /** The redirect to the client's redirect_uri, parsed. */
-  readonly redirect: URL;
-  /** Scopes that were offered on the consent page; undefined when no consent page was shown. */
-  readonly offered: string[] | undefined;
-}
-
-/**
- * Plays the person: opens the authorization URL, signs in if asked, answers the consent page if shown, and
- * returns the redirect to the client. `instances` lets each step go to a different server of one deployment.
- */
-export async function authorizeInBrowser(
-  browser: Browser,
-  url: string,
-  user: { email: string; password: string },
-  consent: ConsentChoice = { decision: 'allow' },
-  instances: { login?: string; consent?: string } = {},
-): Promise<AuthorizationOutcome> {
-  let offered: string[] | undefined;
-  let step = await browser.follow(await browser.get(url), url);
-  for (let pages = 0; pages < 4; pages += 1) {
-    const { response } = step;
-    if (response.status >= 300 && response.status < 400) {
-      return { redirect: new URL(response.headers.get('location') ?? ''), offered };
-    }
-    const html = await response.text();
-    if (response.status !== 200)
-      throw new Error(`unexpected page ${response.status} at ${step.url}:\n${html}`);
-    const { action, csrf } = formOf(html);
-    if (action.endsWith('/login')) {
-      const target = new URL(action, instances.login ?? step.url).href;
-      const form = new URLSearchParams({ csrf, email: user.email, password: user.password });
-      step = await browser.follow(await browser.post(target, form), target);
-      continue;
-    }
-    offered = offeredScopes(html);
-    const base = instances.consent ?? step.url;
-    const target = new URL(consent.decision === 'allow' ? action : denyActionOf(html), base).href;
-    const form = new URLSearchParams({ csrf });
-    for (const scope of consent.scopes ?? offered) form.append('scope', scope);
-    if (consent.remember === true) form.set('remember', 'yes');
-    step = await browser.follow(await browser.post(target, form), target);
-  }
-  throw new Error('the authorization did not finish within four pages');
-}
-
-/** Token endpoint call with a form body; returns status and parsed JSON. */
-export async function tokenRequest(
-  origin: string,
-  params: Record<string, string>,
-  headers: Record<string, string> = {},
-): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> {
-  const response = await fetch(`${origin}/oauth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
-    body: new URLSearchParams(params).toString(),
-  });
-  return {
-    status: response.status,
-    body: (await response.json()) as Record<string, unknown>,
-    headers: response.headers,
-  };
 }
 
 /** A finished authorization: the client, its redirect URI, the code and the PKCE verifier. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Actor } from '../core/actor.ts';
-import { daysBetween, localDateSchema } from '../core/dates.ts';
+import { areLocalDates, daysBetween, localDateSchema } from '../core/dates.ts';
 import { amountSchema } from '../core/money.ts';
 import { channelSchema, listingIdSchema } from '../listings/listings.ts';
 import { blockReasons } from './holds.ts';
@@ -13,7 +13,6 @@ export const maxPriceEntries = 366;
 export const maxAvailabilityNights = 1125;
 
 // Refinements also run when a date failed its format check; only measure ranges of real dates.
-const areDates = (...values: string[]) => values.every((value) => localDateSchema.safeParse(value).success);
 
 /** Whether a night can be booked: open, taken by a reservation, or blocked by the host. */
 export const calendarDayStatuses = ['available', 'booked', 'blocked'] as const;
@@ -73,7 +72,7 @@ export const getCalendarInputSchema = z
     ),
   })
   .superRefine((input, context) => {
-    if (!areDates(input.startDate, input.endDate)) return;
+    if (!areLocalDates(input.startDate, input.endDate)) return;
     const days = daysBetween(input.startDate, input.endDate) + 1;
     if (days < 1) {
       context.addIssue({
@@ -191,7 +190,7 @@ export const setAvailabilityInputSchema = z
       .describe('Shown on the blocked nights; only used when blocking.'),
   })
   .superRefine((input, context) => {
-    if (!areDates(input.startDate, input.endDate)) return;
+    if (!areLocalDates(input.startDate, input.endDate)) return;
     const nights = daysBetween(input.startDate, input.endDate) + 1;
     if (nights < 1) {
       context.addIssue({

@@ -14,6 +14,14 @@ export const localDateSchema = z.iso
   .date()
   .describe("A calendar date, YYYY-MM-DD, in the listing's time zone.");
 
+/**
+ * True when every value is a real `YYYY-MM-DD` date. Zod 4 runs an object's refinements even after one of
+ * its fields failed, so a refinement doing date arithmetic must check this first instead of throwing.
+ */
+export function areLocalDates(...values: readonly (string | undefined)[]): boolean {
+  return values.every((value) => value !== undefined && localDateSchema.safeParse(value).success);
+}
+
 /** Validates an IANA time zone name such as `Europe/Lisbon`. */
 export const timeZoneSchema = z
   .string()

@@ -83,22 +83,34 @@ const percentSchema = z.number().min(0).max(100).multipleOf(0.01);
 export const updateListingInputSchema = z
   .object({
     listingId: listingIdSchema,
-    name: z.string().trim().min(1).max(200).optional(),
-    nickname: z.string().trim().max(100).nullable().optional(),
-    basePrice: amountSchema.optional(),
+    name: z.string().trim().min(1).max(200).optional().describe('Listing name guests see.'),
+    nickname: z
+      .string()
+      .trim()
+      .max(100)
+      .nullable()
+      .optional()
+      .describe('Internal short name; null removes it.'),
+    basePrice: amountSchema.optional().describe('Default nightly price, in the listing currency.'),
     minPrice: amountSchema.nullable().optional().describe('Price floor; null removes it.'),
-    cleaningFee: amountSchema.optional(),
-    extraGuestFee: amountSchema.optional(),
-    guestsIncluded: z.number().int().min(1).max(50).optional(),
+    cleaningFee: amountSchema.optional().describe('Cleaning fee per stay, in the listing currency.'),
+    extraGuestFee: amountSchema.optional().describe('Per night, for each guest above guestsIncluded.'),
+    guestsIncluded: z.number().int().min(1).max(50).optional().describe('Guests the nightly price covers.'),
     taxRate: percentSchema.optional().describe('Percent, e.g. 12.5.'),
-    maxGuests: z.number().int().min(1).max(50).optional(),
-    minNights: z.number().int().min(1).max(365).optional(),
-    maxNights: z.number().int().min(1).max(1125).optional(),
+    maxGuests: z
+      .number()
+      .int()
+      .min(1)
+      .max(50)
+      .optional()
+      .describe('Most guests allowed (adults and children).'),
+    minNights: z.number().int().min(1).max(365).optional().describe('Shortest stay, in nights.'),
+    maxNights: z.number().int().min(1).max(1125).optional().describe('Longest stay, in nights.'),
     checkInTime: hourSchema.optional().describe('Local hour guests may arrive from, 0–23.'),
     checkOutTime: hourSchema.optional().describe('Local hour guests leave by, 0–23.'),
-    weeklyDiscount: percentSchema.optional(),
-    monthlyDiscount: percentSchema.optional(),
-    enabled: z.boolean().optional(),
+    weeklyDiscount: percentSchema.optional().describe('Percent off accommodation for 7–27 nights.'),
+    monthlyDiscount: percentSchema.optional().describe('Percent off accommodation for 28 nights or more.'),
+    enabled: z.boolean().optional().describe('Whether the listing takes bookings and quotes.'),
   })
   .refine((input) => Object.keys(input).length > 1, 'Name at least one setting to change.');
 /** Input of {@link ListingUseCases.update}. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Actor } from '../core/actor.ts';
-import { daysBetween, localDateSchema } from '../core/dates.ts';
+import { areLocalDates, daysBetween, localDateSchema } from '../core/dates.ts';
 import { amountSchema } from '../core/money.ts';
 import { type Page, pageInputShape } from '../core/paging.ts';
 import { channelSchema, listingIdSchema } from '../listings/listings.ts';
@@ -61,7 +61,7 @@ export const createReservationInputSchema = z
       .max(20)
       .default(0)
       .describe('Infants; they do not count towards maxGuests.'),
-    pets: z.number().int().min(0).max(20).default(0),
+    pets: z.number().int().min(0).max(20).default(0).describe('Pets coming along.'),
     status: z
       .enum(['inquiry', 'pending', 'accepted'])
       .default('accepted')
@@ -90,10 +90,15 @@ export const createReservationInputSchema = z
     path: ['endDate'],
     message: 'endDate (check-out) must be after startDate.',
   })
-  .refine((input) => daysBetween(input.startDate, input.endDate) <= maxStayNights, {
-    path: ['endDate'],
-    message: `A stay can be at most ${maxStayNights} nights.`,
-  });
+  .refine(
+    (input) =>
+      !areLocalDates(input.startDate, input.endDate) ||
+      daysBetween(input.startDate, input.endDate) <= maxStayNights,
+    {
+      path: ['endDate'],
+      message: `A stay can be at most ${maxStayNights} nights.`,
+    },
+  );
 /** Input of {@link ReservationUseCases.create}. */
 export type CreateReservationInput = z.input<typeof createReservationInputSchema>;
 
@@ -110,10 +115,22 @@ export const updateReservationInputSchema = z
       })
       .optional()
       .describe('Guest contact fields to change.'),
-    adults: z.number().int().min(1).max(50).optional(),
-    children: z.number().int().min(0).max(50).optional(),
-    infants: z.number().int().min(0).max(20).optional(),
-    pets: z.number().int().min(0).max(20).optional(),
+    adults: z.number().int().min(1).max(50).optional().describe('New number of adults, at least 1.'),
+    children: z
+      .number()
+      .int()
+      .min(0)
+      .max(50)
+      .optional()
+      .describe('New number of children (count towards maxGuests).'),
+    infants: z
+      .number()
+      .int()
+      .min(0)
+      .max(20)
+      .optional()
+      .describe('New number of infants (do not count towards maxGuests).'),
+    pets: z.number().int().min(0).max(20).optional().describe('New number of pets.'),
     checkInTime: hourSchema
       .nullable()
       .optional()

@@ -1,0 +1,93 @@
+import { createServer } from 'node:net';
+import { obtainAccessToken } from '@innkeep/auth/testing';
+import { systemClock } from '@innkeep/domain';
+import { createOperatorUseCases, type DatabaseHandle, openDatabase } from '@innkeep/domain/postgres';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import { prepareDatabase } from '../src/database.ts';
+import { testAuthDeps } from './support/app-deps.ts';
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  if (address === null || typeof address === 'string') throw new Error('no TCP address');
+  return address.port;
+}
+
+describe('/mcp in the server app', () => {
+  let database: DatabaseHandle;
+  let app: FastifyInstance;
+  let baseUrl: string;
+  const owner = { email: 'olivia@example.test', password: 'correct horse battery' };
+
+  beforeAll(async () => {
+    database = await openDatabase({ kind: 'pglite' });
+    await prepareDatabase(database.db);
+    await createOperatorUseCases({ db: database.db, clock: systemClock }).createOwnerAccount({
+      accountName: 'Harbour Stays',
+      ...owner,
+      firstName: 'Olivia',
+      lastName: 'Owner',
+      timeZone: 'Europe/Lisbon',
+      currency: 'EUR',
+      subscriptionStatus: 'active',
+    });
+    const port = await freePort();
+    baseUrl = `http://127.0.0.1:${port}`;
+    app = buildApp({ ...testAuthDeps, baseUrl, database, clock: systemClock, logLevel: 'silent' });
+    await app.listen({ port, host: '127.0.0.1' });
+  }, 60_000);
+
+  afterAll(async () => {
+    await app?.close();
+    await database?.close();
+  });
+
+  const post = (token: string | undefined, message: unknown) =>
+    fetch(`${baseUrl}/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+      },
+      body: JSON.stringify(message),
+    });
+
+  it('sends a client without a token to the metadata at BASE_URL', async () => {
+    const response = await post(undefined, { jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toContain(
+      `resource_metadata="${baseUrl}/.well-known/oauth-protected-resource/mcp"`,
+    );
+  });
+
+  it('serves tools to a token from its own authorization server, bound to BASE_URL/mcp', async () => {
+    const { accessToken } = await obtainAccessToken({ baseUrl, ...owner, scopes: ['user:read'] });
+    const listed = await post(accessToken, { jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    expect(listed.status).toBe(200);
+    expect(((await listed.json()) as { result: { tools: unknown[] } }).result.tools.length).toBeGreaterThan(
+      0,
+    );
+    const called = await post(accessToken, {
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'get_user', arguments: {} },
+    });
+    expect(await called.json()).toMatchObject({
+      id: 2,
+      result: { structuredContent: { email: owner.email } },
+    });
+  });
+
+  it('answers GET with 405 and DELETE with 204', async () => {
+    const get = await fetch(`${baseUrl}/mcp`);
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST, DELETE');
+    expect((await fetch(`${baseUrl}/mcp`, { method: 'DELETE' })).status).toBe(204);
+  });
+});

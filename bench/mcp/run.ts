@@ -1,0 +1,262 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { obtainAccessToken } from '@innkeep/auth/testing';
+import autocannon from 'autocannon';
+import pg from 'pg';
+
+// The /mcp benchmark: one Innkeep instance on PostgreSQL against two baselines started in the same run — a
+// bare Fastify route returning a constant JSON-RPC result (the limit) and the SDK's per-request McpServer
+// pattern (the peer). Prints requests per second, p50/p99 latency and the ratios the targets are set in.
+// On Linux it also prints the CPU each request cost the server process and the database's backends: on a
+// busy or small machine (the load generator, the server and PostgreSQL share the cores) throughput swings
+// with whatever else runs, and CPU per request is the steadier measure of our own work.
+//
+//   npm run bench:mcp            (PostgreSQL on 127.0.0.1:5432; BENCH_DATABASE_SERVER to use another)
+
+const server = process.env.BENCH_DATABASE_SERVER ?? 'postgres://postgres@127.0.0.1:5432/test';
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const connections = 50;
+// USER_HZ, the unit of CPU times in /proc: 100 on every Linux the benchmark runs on.
+const clockTicksPerSecond = 100;
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+interface Server {
+  readonly url: string;
+  readonly pid: number | undefined;
+}
+
+interface Target {
+  readonly name: string;
+  readonly server: Server;
+  readonly path: string;
+  readonly body: string;
+  readonly headers: Record<string, string>;
+}
+
+interface Measurement {
+  readonly name: string;
+  readonly requestsPerSecond: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly errors: number;
+  readonly non2xx: number;
+  /** CPU microseconds per request in the server process and in the database backends; NaN off Linux. */
+  readonly serverCpuUs: number;
+  readonly databaseCpuUs: number;
+}
+
+const databaseName = `innkeep_bench_${process.pid}`;
+const databaseUrl = withDatabase(server, databaseName);
+const children: ChildProcess[] = [];
+
+try {
+  await admin(`create database ${databaseName}`);
+  const env = {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    SECRET_KEYS: randomBytes(32).toString('hex'),
+    OIDC_SIGNING_KEY: JSON.stringify(
+      generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }),
+    ),
+    LOG_LEVEL: 'warn',
+  };
+  // The CLI migrates and seeds the demo account; the server then finds it ready.
+  await run('node', ['apps/server/src/cli.ts', 'seed-demo'], env);
+  const innkeep = await start('innkeep', ['apps/server/src/main.ts'], {
+    ...env,
+    PORT: '3471',
+    BASE_URL: 'http://127.0.0.1:3471',
+    // One token sends every request; the per-token limit (300 a minute) would otherwise answer 429s.
+    MCP_RATE_LIMIT: '100000000',
+  });
+  const bare = await start('bare', ['bench/mcp/bare-server.ts'], env);
+  const peer = await start('peer', ['bench/mcp/peer-server.ts'], env);
+
+  const { accessToken } = await obtainAccessToken({
+    baseUrl: innkeep.url,
+    email: 'demo@innkeep.test',
+    password: 'innkeep-demo',
+    scopes: ['listings:read'],
+  });
+  const listingId = await firstListingId(innkeep.url, accessToken);
+  const json = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': '2025-11-25',
+  };
+  const auth = { ...json, authorization: `Bearer ${accessToken}` };
+  const call = rpc('tools/call', { name: 'get_listing', arguments: { listingId } });
+  const list = rpc('tools/list', {});
+
+  const results: Measurement[] = [];
+  for (const target of [
+    { name: 'bare Fastify (limit)', server: bare, path: '/mcp', body: call, headers: json },
+    { name: 'peer tools/list', server: peer, path: '/mcp', body: list, headers: json },
+    { name: 'peer tools/call get_listing', server: peer, path: '/mcp', body: call, headers: json },
+    { name: 'innkeep tools/list', server: innkeep, path: '/mcp', body: list, headers: auth },
+    { name: 'innkeep tools/call get_listing', server: innkeep, path: '/mcp', body: call, headers: auth },
+  ] satisfies Target[]) {
+    results.push(await measure(target));
+  }
+  report(results);
+} finally {
+  for (const child of children) child.kill('SIGTERM');
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  await admin(`drop database if exists ${databaseName} with (force)`);
+}
+
+function rpc(method: string, params: unknown): string {
+  return JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
+}
+
+async function measure(target: Target): Promise<Measurement> {
+  const options = {
+    url: `${target.server.url}${target.path}`,
+    method: 'POST' as const,
+    headers: target.headers,
+    body: target.body,
+    connections,
+  };
+  await autocannon({ ...options, duration: 2 }); // warm up: JIT, pools, caches
+  const before = await cpuSnapshot(target.server.pid);
+  const result = await autocannon({ ...options, duration: seconds });
+  const after = await cpuSnapshot(target.server.pid);
+  const perRequest = (ticks: number) => (ticks * 1e6) / clockTicksPerSecond / result.requests.total;
+  return {
+    name: target.name,
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors,
+    non2xx: result.non2xx,
+    serverCpuUs: perRequest(after.server - before.server),
+    databaseCpuUs: perRequest(
+      [...after.backends].reduce((sum, [pid, ticks]) => sum + ticks - (before.backends.get(pid) ?? 0), 0),
+    ),
+  };
+}
+
+interface CpuSnapshot {
+  readonly server: number;
+  readonly backends: Map<number, number>;
+}
+
+/** CPU ticks used so far by the server process and by each backend of the benchmark database. */
+async function cpuSnapshot(serverPid: number | undefined): Promise<CpuSnapshot> {
+  const backends = new Map<number, number>();
+  const client = new pg.Client({ connectionString: server });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>(
+      'select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+      [databaseName],
+    );
+    for (const { pid } of rows) backends.set(pid, await cpuTicks(pid));
+  } finally {
+    await client.end();
+  }
+  return { server: serverPid === undefined ? Number.NaN : await cpuTicks(serverPid), backends };
+}
+
+/** utime + stime of a process from /proc (fields 14 and 15); NaN where there is no /proc. */
+async function cpuTicks(pid: number): Promise<number> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return Number.NaN;
+  }
+}
+
+function report(results: Measurement[]): void {
+  const find = (name: string) =>
+    results.find((result) => result.name === name)?.requestsPerSecond ?? Number.NaN;
+  const bare = find('bare Fastify (limit)');
+  console.log(
+    `\n/mcp benchmark: ${connections} connections, ${seconds} s per target, loopback, PostgreSQL\n`,
+  );
+  console.log(
+    'target                            req/s     p50 ms   p99 ms   errors   server µs/req   db µs/req',
+  );
+  for (const r of results) {
+    console.log(
+      `${r.name.padEnd(32)} ${r.requestsPerSecond.toFixed(0).padStart(7)} ${String(r.p50).padStart(9)} ${String(r.p99).padStart(8)} ${String(r.errors + r.non2xx).padStart(8)} ${r.serverCpuUs.toFixed(0).padStart(15)} ${r.databaseCpuUs.toFixed(0).padStart(11)}`,
+    );
+  }
+  const ours = find('innkeep tools/call get_listing');
+  const peer = find('peer tools/call get_listing');
+  const oursList = find('innkeep tools/list');
+  const peerList = find('peer tools/list');
+  const p99 = results.find((r) => r.name === 'innkeep tools/call get_listing')?.p99 ?? Number.NaN;
+  console.log('\nratios (targets in brackets)');
+  console.log(`  tools/call vs bare limit: ${((ours / bare) * 100).toFixed(1)} %   [>= 20 %]`);
+  console.log(`  tools/call vs peer:       ${(ours / peer).toFixed(1)}x   [>= 30x]`);
+  console.log(`  tools/list vs peer:       ${(oursList / peerList).toFixed(1)}x`);
+  console.log(`  tools/call p99:           ${p99} ms   [< 20 ms]`);
+}
+
+function withDatabase(url: string, name: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${name}`;
+  return parsed.toString();
+}
+
+async function admin(statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: server });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: repoRoot, env, stdio: ['ignore', 'ignore', 'inherit'] });
+    child.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${args.join(' ')} exited with ${code}`)),
+    );
+  });
+}
+
+/** Starts a server process and resolves with its base URL and pid once it prints where it listens. */
+function start(name: string, args: string[], env: NodeJS.ProcessEnv): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('node', args, { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'inherit'] });
+    children.push(child);
+    let output = '';
+    const timer = setTimeout(
+      () => reject(new Error(`${name} did not start within 60 s:\n${output}`)),
+      60_000,
+    );
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening (http:\/\/\S+)|running at (http:\/\/\S+)/.exec(output);
+      if (match !== null) {
+        clearTimeout(timer);
+        resolve({ url: (match[1] ?? match[2] ?? '').replace(/\/$/, ''), pid: child.pid });
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`${name} exited with ${code}:\n${output}`)));
+  });
+}
+
+async function firstListingId(baseUrl: string, token: string): Promise<string> {
+  const response = await fetch(`${baseUrl}/mcp`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization: `Bearer ${token}`,
+    },
+    body: rpc('tools/call', { name: 'list_listings', arguments: { limit: 1 } }),
+  });
+  const body = (await response.json()) as { result?: { structuredContent?: { items?: { id: string }[] } } };
+  const id = body.result?.structuredContent?.items?.[0]?.id;
+  if (id === undefined) throw new Error(`list_listings gave no listing: ${JSON.stringify(body)}`);
+  return id;
+}

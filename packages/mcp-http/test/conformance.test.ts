@@ -1,0 +1,111 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { conformanceFixtures } from './support/conformance-fixtures.ts';
+import {
+  demoOwner,
+  type McpWorld,
+  openMcpWorld,
+  post,
+  type RunningApp,
+  rpc,
+  startApp,
+  tokenFor,
+} from './support/mcp-world.ts';
+import { startTokenProxy, type TokenProxy } from './support/token-proxy.ts';
+
+const conformanceCli = join(
+  dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/conformance/package.json')),
+  'dist/index.js',
+);
+const baseline = join(import.meta.dirname, 'conformance-baseline.yml');
+
+/** What a finished command printed, and how it ended. */
+interface Finished {
+  readonly code: number | null;
+  readonly output: string;
+}
+
+/** Runs `node <args>` to the end (killed after `timeoutMs`), with its stdout and stderr as one text. */
+function runNode(args: readonly string[], timeoutMs: number): Promise<Finished> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, args, { timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
+      resolve({ code, output: `${stdout}${stderr}` });
+    });
+  });
+}
+
+describe('the MCP conformance suite (0.1.16, server mode) against /mcp', () => {
+  let world: McpWorld;
+  let server: RunningApp;
+  let proxy: TokenProxy;
+  let results: string;
+
+  beforeAll(async () => {
+    world = await openMcpWorld('pglite');
+    server = await startApp(world, { fixtures: conformanceFixtures });
+    // The suite cannot send credentials: a real token, obtained through the OAuth flow, rides on every
+    // request through a proxy in front of the server.
+    proxy = await startTokenProxy(server.origin, await tokenFor(server, await demoOwner(world)));
+    results = await mkdtemp(join(tmpdir(), 'innkeep-conformance-'));
+  }, 120_000);
+
+  afterAll(async () => {
+    await proxy?.close();
+    await server?.app.close();
+    await world?.close();
+    if (results !== undefined) await rm(results, { recursive: true, force: true });
+  });
+
+  it('passes every scenario but the baseline of what a stateless JSON server cannot do', async () => {
+    const run = await runNode(
+      [conformanceCli, 'server', '--url', `${proxy.origin}/mcp`, '--expected-failures', baseline, '-o', results],
+      60_000,
+    );
+    expect(run.output).toContain('Baseline check passed');
+    expect(run.code, run.output).toBe(0);
+    expect(world.reported).toEqual([]);
+
+    // Each scenario of the baseline fails for the reason it is there, not for a fault of the server.
+    const failures = new Map<string, string>();
+    for (const directory of await readdir(results)) {
+      const scenario = /^server-(.+)-\d{4}-\d\d-\d\dT/.exec(directory)?.[1] ?? directory;
+      const checks = JSON.parse(await readFile(join(results, directory, 'checks.json'), 'utf8')) as {
+        status: string;
+        errorMessage?: string;
+      }[];
+      const failed = checks.filter((check) => check.status === 'FAILURE' || check.status === 'WARNING');
+      if (failed.length > 0) failures.set(scenario, failed.map((check) => check.errorMessage ?? check.status).join('; '));
+    }
+    expect(Object.fromEntries(failures)).toEqual({
+      'logging-set-level': expect.stringContaining('no method logging/setLevel'),
+      'tools-call-with-logging': expect.stringContaining('no method logging/setLevel'),
+      'tools-call-with-progress': expect.stringContaining('Unknown tool test_tool_with_progress'),
+      'tools-call-sampling': expect.stringContaining('Unknown tool test_sampling'),
+      'tools-call-elicitation': expect.stringContaining('Unknown tool test_elicitation'),
+      'elicitation-sep1034-defaults': expect.stringContaining('Unknown tool test_elicitation_sep1034_defaults'),
+      'elicitation-sep1330-enums': expect.stringContaining('Unknown tool test_elicitation_sep1330_enums'),
+      'resources-subscribe': expect.stringContaining('no method resources/subscribe'),
+      'resources-unsubscribe': expect.stringContaining('no method resources/subscribe'),
+      'server-sse-multiple-streams': 'WARNING',
+    });
+  }, 90_000);
+
+  it('serves the fixtures only to a dispatcher given them', async () => {
+    const plain = await startApp(world);
+    try {
+      const token = await tokenFor(plain, await demoOwner(world));
+      const called = await post(plain.mcpUrl, rpc('tools/call', { name: 'test_simple_text', arguments: {} }), token);
+      expect(called.body).toMatchObject({ error: { code: -32602, message: expect.stringContaining('Unknown tool') } });
+      const listed = await post(plain.mcpUrl, rpc('tools/list'), token);
+      const names = (listed.body as { result: { tools: { name: string }[] } }).result.tools.map((tool) => tool.name);
+      expect(names.filter((name) => name.startsWith('test_'))).toEqual([]);
+    } finally {
+      await plain.app.close();
+    }
+  });
+});

@@ -1,0 +1,164 @@
+import { authorizeInBrowser, Browser } from '@innkeep/auth/testing';
+import { allScopes } from '@innkeep/domain';
+import { testDatabaseKinds } from '@innkeep/domain/testing';
+import { toolCatalogue } from '@innkeep/mcp-tools';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  demoOwner,
+  type McpWorld,
+  openMcpWorld,
+  type Person,
+  type RunningApp,
+  startApp,
+} from './support/mcp-world.ts';
+
+/**
+ * An MCP client's OAuth state, kept in memory, whose "browser" is the person signing in and approving the
+ * consent page over HTTP; the code is read from the redirect to the client's loopback address.
+ */
+class HeadlessOauthClient implements OAuthClientProvider {
+  information: OAuthClientInformationMixed | undefined;
+  saved: OAuthTokens | undefined;
+  verifier = '';
+  authorizationUrl: URL | undefined;
+  code = '';
+  readonly #person: Person;
+
+  constructor(person: Person) {
+    this.#person = person;
+  }
+
+  get redirectUrl(): string {
+    return 'http://127.0.0.1:48999/callback';
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    return {
+      client_name: 'SDK client end to end',
+      redirect_uris: [this.redirectUrl],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    };
+  }
+
+  clientInformation() {
+    return this.information;
+  }
+
+  saveClientInformation(information: OAuthClientInformationMixed): void {
+    this.information = information;
+  }
+
+  tokens() {
+    return this.saved;
+  }
+
+  saveTokens(tokens: OAuthTokens): void {
+    this.saved = tokens;
+  }
+
+  saveCodeVerifier(codeVerifier: string): void {
+    this.verifier = codeVerifier;
+  }
+
+  codeVerifier(): string {
+    return this.verifier;
+  }
+
+  async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
+    this.authorizationUrl = authorizationUrl;
+    const outcome = await authorizeInBrowser(new Browser(), authorizationUrl.href, this.#person);
+    this.code = outcome.redirect.searchParams.get('code') ?? '';
+  }
+}
+
+describe.each(testDatabaseKinds)('the MCP SDK client against /mcp on %s', (kind) => {
+  let world: McpWorld;
+  let server: RunningApp;
+  let oauth: HeadlessOauthClient;
+  let client: Client;
+
+  beforeAll(async () => {
+    world = await openMcpWorld(kind);
+    server = await startApp(world);
+    oauth = new HeadlessOauthClient(await demoOwner(world));
+    client = new Client({ name: 'sdk-e2e', version: '1.0.0' });
+  }, 180_000);
+
+  afterAll(async () => {
+    await client?.close();
+    await server?.app.close();
+    await world?.close();
+  });
+
+  it('connects through OAuth: 401 → metadata → registration → consent → token (PKCE, resource)', async () => {
+    const url = new URL(server.mcpUrl);
+    const first = new StreamableHTTPClientTransport(url, { authProvider: oauth });
+    await expect(client.connect(first)).rejects.toBeInstanceOf(UnauthorizedError);
+    const asked = oauth.authorizationUrl?.searchParams;
+    expect(asked?.get('resource')).toBe(server.mcpUrl);
+    expect(asked?.get('scope')).toBe(allScopes.join(' '));
+    expect(asked?.get('code_challenge_method')).toBe('S256');
+    await first.finishAuth(oauth.code);
+    expect(oauth.saved?.access_token).toEqual(expect.any(String));
+
+    await client.connect(new StreamableHTTPClientTransport(url, { authProvider: oauth }));
+    expect(client.getServerVersion()).toMatchObject({ name: 'innkeep' });
+    expect(client.getServerCapabilities()).toEqual({
+      tools: {},
+      resources: {},
+      prompts: {},
+      completions: {},
+    });
+    await client.ping();
+  });
+
+  it('lists every tool and calls one; the client checks the output against the listed schema', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(toolCatalogue.map((tool) => tool.name));
+    const listed = await client.callTool({ name: 'list_listings', arguments: { limit: 3 } });
+    expect(listed.isError).toBeFalsy();
+    const items = (listed.structuredContent as { items: { id: string }[] }).items;
+    expect(items).toHaveLength(3);
+    const one = await client.callTool({ name: 'get_listing', arguments: { listingId: items[0]?.id } });
+    expect(one.structuredContent).toMatchObject({ id: items[0]?.id });
+  });
+
+  it('gets tool errors with their structured error, which the client’s validation accepts', async () => {
+    const missing = await client.callTool({ name: 'get_listing', arguments: { listingId: 'lst_missing' } });
+    expect(missing).toMatchObject({ isError: true, structuredContent: { error: { code: 'not_found' } } });
+  });
+
+  it('reads a resource, fills in a prompt and completes an id', async () => {
+    const { resources } = await client.listResources();
+    expect(resources.map((resource) => resource.uri)).toEqual(['service://user', 'service://listings']);
+    const listings = await client.readResource({ uri: 'service://listings' });
+    const [content] = listings.contents;
+    const summary = JSON.parse(content !== undefined && 'text' in content ? content.text : 'null');
+    expect(summary.listings.length).toBeGreaterThan(0);
+
+    const briefing = await client.getPrompt({ name: 'daily_briefing', arguments: {} });
+    expect(briefing.messages[0]?.content).toMatchObject({ type: 'text' });
+
+    const firstId: string = summary.listings[0].id;
+    const completion = await client.complete({
+      ref: { type: 'ref/resource', uri: 'service://listings/{listingId}' },
+      argument: { name: 'listingId', value: firstId },
+    });
+    expect(completion.completion.values).toContain(firstId);
+  });
+
+  it('reported no unexpected failure', () => {
+    expect(world.reported).toEqual([]);
+  });
+});

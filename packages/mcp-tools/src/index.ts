@@ -1,0 +1,57 @@
+// The public surface of @innkeep/mcp-tools: Innkeep's MCP tools, resources, prompts and completions, each
+// declared once; the transport-neutral JSON-RPC dispatcher that Innkeep's own /mcp runs; and the registration
+// on an SDK McpServer for other MCP hosts.
+
+export { toolCatalogue, toolsByName } from './catalogue.ts';
+export type {
+  CompletionArgument,
+  CompletionRef,
+  CompletionResult,
+} from './completions/complete.ts';
+export { complete, completionScopes, maxCompletionValues } from './completions/complete.ts';
+export { invokeTool } from './invoke-tool.ts';
+export { pageOutput } from './page-output.ts';
+export { findPrompt, getPrompt, promptCatalogue, promptScopes } from './prompts/prompt-catalogue.ts';
+export type {
+  PromptArgument,
+  PromptDefinition,
+  PromptMessage,
+  PromptResult,
+} from './prompts/prompt-definition.ts';
+export type {
+  ListedResourceDefinition,
+  ResolvedResource,
+  ResourceReadResult,
+  ResourceTemplateDefinition,
+} from './resources/resource-definition.ts';
+export {
+  listedResources,
+  readResource,
+  resolveResource,
+  resourceScopes,
+  resourceTemplates,
+} from './resources/resource-definition.ts';
+export type { InnkeepMcpDeps, SdkRequestExtra } from './sdk/register-innkeep-mcp.ts';
+export { createInnkeepMcpServer, registerInnkeepMcp } from './sdk/register-innkeep-mcp.ts';
+export type {
+  McpCaller,
+  McpDispatcher,
+  McpDispatcherDeps,
+  McpServerInfo,
+} from './server/dispatcher.ts';
+export { createMcpDispatcher, invalidMessageError, requiredScopes } from './server/dispatcher.ts';
+export type { JsonRpcError, JsonRpcId, JsonRpcResponse } from './server/json-rpc.ts';
+export { jsonRpcError, jsonRpcErrorCodes, jsonRpcIdOf, jsonRpcResult } from './server/json-rpc.ts';
+export type { ProtocolVersion } from './server/protocol-version.ts';
+export {
+  isSupportedProtocolVersion,
+  latestProtocolVersion,
+  negotiateProtocolVersion,
+  supportedProtocolVersions,
+} from './server/protocol-version.ts';
+export { innkeepServerInfo } from './server/server-info.ts';
+export { serverInstructions } from './server/server-instructions.ts';
+export type { ToolAnnotations, ToolContext, ToolDefinition } from './tool-definition.ts';
+export { defineTool, missingScopes, readOnly } from './tool-definition.ts';
+export type { ToolCallResult } from './tool-result.ts';
+export { maxResultChars, toolError, toolFailure, toolSuccess } from './tool-result.ts';

@@ -1,0 +1,544 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type Actor,
+  type Clock,
+  DomainError,
+  type InnkeepDomain,
+  parseInput,
+  type Scope,
+} from '@innkeep/domain';
+import { toolCatalogue, toolsByName } from '../catalogue.ts';
+import { type CompletionRef, complete, completionScopes } from '../completions/complete.ts';
+import { invokeTool } from '../invoke-tool.ts';
+import { getPrompt, promptScopes } from '../prompts/prompt-catalogue.ts';
+import type { PromptDefinition } from '../prompts/prompt-definition.ts';
+import {
+  type ListedResourceDefinition,
+  type ResourceTemplateDefinition,
+  readResource,
+  resourceScopes,
+} from '../resources/resource-definition.ts';
+import { compileUriTemplate, normalizeUri } from '../resources/uri-template.ts';
+import { missingScopes, type ToolContext, type ToolDefinition } from '../tool-definition.ts';
+import {
+  type JsonRpcId,
+  type JsonRpcResponse,
+  jsonRpcError,
+  jsonRpcErrorCodes,
+  jsonRpcIdOf,
+  jsonRpcResult,
+} from './json-rpc.ts';
+import {
+  type PrecomputedResult,
+  precompute,
+  promptsListResult,
+  resourcesListResult,
+  resourceTemplatesListResult,
+  toolsListResult,
+} from './list-results.ts';
+import {
+  negotiateProtocolVersion,
+  type ProtocolVersion,
+  supportedProtocolVersions,
+} from './protocol-version.ts';
+import { serverInstructions } from './server-instructions.ts';
+
+/** How the server names itself in `initialize`. */
+export interface McpServerInfo {
+  readonly name: string;
+  readonly version: string;
+  readonly title?: string;
+}
+
+/** Who sends a message: the acting owner, and the scopes their access token was granted. */
+export interface McpCaller {
+  readonly actor: Actor;
+  readonly scopes: readonly Scope[];
+}
+
+/** What {@link createMcpDispatcher} needs. */
+export interface McpDispatcherDeps {
+  readonly domain: InnkeepDomain;
+  readonly clock: Clock;
+  readonly serverInfo: McpServerInfo;
+  /** Receives every unexpected failure with the reference id the client is shown instead of the cause. */
+  readonly report: (reference: string, cause: unknown) => void;
+  /** Test-only additions served after Innkeep's own; production passes none (see {@link McpFixtures}). */
+  readonly fixtures?: McpFixtures | undefined;
+}
+
+/** A block of content in a tool result or a prompt message. Innkeep's own tools and prompts send text only. */
+export type McpContentBlock =
+  | { readonly type: 'text'; readonly text: string }
+  | { readonly type: 'image' | 'audio'; readonly data: string; readonly mimeType: string }
+  | { readonly type: 'resource'; readonly resource: McpResourceContents };
+
+/** One resource's contents: text, or binary data as base64 `blob`. */
+export type McpResourceContents = { readonly uri: string; readonly mimeType: string } & (
+  | { readonly text: string }
+  | { readonly blob: string }
+);
+
+/** A fixture resource of fixed binary contents, declared like a listed resource otherwise. */
+export type McpBinaryResourceFixture = Omit<ListedResourceDefinition, 'mimeType' | 'read'> & {
+  readonly mimeType: string;
+  /** The contents, base64. */
+  readonly blob: string;
+};
+
+/**
+ * Tools, resources and prompts served after Innkeep's own, for tests alone: the MCP conformance suite calls
+ * fixtures no product has (`test_image_content`, `test://static-binary`, …). They are declared with the
+ * product's definition types and listed, scoped and validated the same way; the optional extras carry
+ * content Innkeep itself never sends. Nothing in configuration sets them: only a test passes them.
+ */
+export interface McpFixtures {
+  /** Tools; a successful call shows `content`, when given, instead of the output's JSON text. */
+  readonly tools?: readonly (ToolDefinition & { readonly content?: readonly McpContentBlock[] })[];
+  readonly resources?: readonly (ListedResourceDefinition | McpBinaryResourceFixture)[];
+  readonly resourceTemplates?: readonly ResourceTemplateDefinition[];
+  /** Prompts; the `attachments` of the parsed arguments go out as user messages before the handler's. */
+  readonly prompts?: readonly (PromptDefinition & {
+    attachments?(args: Readonly<Record<string, unknown>>): readonly McpContentBlock[];
+  })[];
+}
+
+/** Answers single MCP JSON-RPC messages; holds no state between them, so any instance can answer any. */
+export interface McpDispatcher {
+  /**
+   * The response to `message`, or null when there is none to send (a notification, or a response from the
+   * client). The lists' results are shared objects: send them, never change them.
+   */
+  handle(message: unknown, caller: McpCaller): Promise<JsonRpcResponse | null>;
+  /** {@link handle}, serialised: the lists' JSON is computed once and spliced in, not stringified again. */
+  handleJson(message: unknown, caller: McpCaller): Promise<string | null>;
+}
+
+/** A JSON-RPC error raised while handling a request; turned into the error response. */
+class JsonRpcFailure extends Error {
+  readonly code: number;
+  readonly data: unknown;
+
+  constructor(code: number, message: string, data?: unknown) {
+    super(message);
+    this.code = code;
+    this.data = data;
+  }
+}
+
+type Params = Readonly<Record<string, unknown>>;
+type WellFormedMessage = { readonly id?: JsonRpcId; readonly method?: string; readonly params?: unknown };
+type Reply = { readonly result: unknown } | { readonly precomputed: PrecomputedResult };
+type MethodHandler = (params: Params, caller: McpCaller) => Reply | Promise<Reply>;
+type Outcome =
+  | JsonRpcResponse
+  | { readonly jsonrpc?: undefined; readonly id: JsonRpcId; readonly precomputed: PrecomputedResult }
+  | null;
+
+/** The capabilities Innkeep declares: no list changes, subscriptions or logging, since it never pushes. */
+const capabilities = { tools: {}, resources: {}, prompts: {}, completions: {} } as const;
+const noScopes: readonly Scope[] = [];
+const noCompletion = { completion: { values: [], total: 0, hasMore: false } };
+// Names and URIs are echoed in messages; a client's megabyte-long name is not.
+const maxEchoedChars = 200;
+
+/**
+ * The transport-neutral MCP server: one JSON-RPC message in, its response out. Lists (tools, resources,
+ * templates, prompts) and the `initialize` answers are computed once here; a message costs only its own
+ * work. Methods: initialize (2025-11-25, 2025-06-18, 2025-03-26), ping, tools/list, tools/call,
+ * resources/list, resources/templates/list, resources/read, prompts/list, prompts/get, completion/complete.
+ *
+ * Scope checks belong to the transport, which can still answer HTTP 403 (see {@link requiredScopes}); the
+ * checks here are a second line that answers JSON-RPC -32011 should a transport forget. Completions the
+ * grant does not cover answer no values rather than an error, so typing never triggers re-consent.
+ */
+export function createMcpDispatcher(deps: McpDispatcherDeps): McpDispatcher {
+  const fixtures = indexFixtures(deps.fixtures ?? {});
+  const lists = {
+    tools: toolsListResult([...toolCatalogue, ...fixtures.tools.values()]),
+    resources: appended(resourcesListResult(), 'resources', fixtures.listedResources),
+    templates: appended(resourceTemplatesListResult(), 'resourceTemplates', fixtures.listedTemplates),
+    prompts: appended(promptsListResult(), 'prompts', fixtures.listedPrompts),
+  };
+  const serverInfo = { ...deps.serverInfo };
+  const initializeResults = Object.fromEntries(
+    supportedProtocolVersions.map((protocolVersion) => [
+      protocolVersion,
+      precompute({ protocolVersion, capabilities, serverInfo, instructions: serverInstructions }),
+    ]),
+  ) as Record<ProtocolVersion, PrecomputedResult>;
+  const emptyResult = precompute({});
+  const contextFor = (caller: McpCaller): ToolContext => ({
+    actor: caller.actor,
+    domain: deps.domain,
+    clock: deps.clock,
+  });
+
+  const methods: ReadonlyMap<string, MethodHandler> = new Map<string, MethodHandler>([
+    [
+      'initialize',
+      (params) => ({ precomputed: initializeResults[negotiateProtocolVersion(params.protocolVersion)] }),
+    ],
+    ['ping', () => ({ precomputed: emptyResult })],
+    ['tools/list', (params) => listPage(params, lists.tools)],
+    ['resources/list', (params) => listPage(params, lists.resources)],
+    ['resources/templates/list', (params) => listPage(params, lists.templates)],
+    ['prompts/list', (params) => listPage(params, lists.prompts)],
+    [
+      'tools/call',
+      async (params, caller) => {
+        const name = requireString(params, 'name', 'the name of a tool from tools/list');
+        const fixture = toolsByName.has(name) ? undefined : fixtures.tools.get(name);
+        const tool = toolsByName.get(name) ?? fixture;
+        if (tool === undefined) {
+          throw new JsonRpcFailure(
+            jsonRpcErrorCodes.invalidParams,
+            `Unknown tool ${echo(name)}. tools/list names every tool Innkeep has.`,
+            { name: echo(name) },
+          );
+        }
+        assertGranted(tool.scopes, caller, `the tool ${tool.name}`);
+        const result = await invokeTool(tool, params.arguments, contextFor(caller), deps.report);
+        if (fixture?.content === undefined || result.isError === true) return { result };
+        return { result: { ...result, content: fixture.content } };
+      },
+    ],
+    [
+      'resources/read',
+      async (params, caller) => {
+        const uri = requireString(params, 'uri', 'the URI of a resource, e.g. service://listings');
+        const fixture = resourceScopes(uri) === null ? fixtures.resource(uri) : null;
+        assertGranted(fixture?.scopes ?? resourceScopes(uri) ?? noScopes, caller, uri);
+        try {
+          const context = contextFor(caller);
+          return { result: await (fixture === null ? readResource(uri, context) : fixture.read(context)) };
+        } catch (thrown) {
+          throw fromDomainError(thrown, jsonRpcErrorCodes.resourceNotFound, { uri: echo(uri) });
+        }
+      },
+    ],
+    [
+      'prompts/get',
+      async (params, caller) => {
+        const name = requireString(params, 'name', 'the name of a prompt from prompts/list');
+        const fixture = promptScopes(name) === null ? fixtures.prompts.get(name) : undefined;
+        assertGranted(fixture?.scopes ?? promptScopes(name) ?? noScopes, caller, `the prompt ${echo(name)}`);
+        try {
+          if (fixture !== undefined) {
+            const args = parseInput(fixture.args, params.arguments ?? {});
+            const filled = await fixture.handler(args, contextFor(caller));
+            const attached = (fixture.attachments?.(args) ?? []).map((content) => ({
+              role: 'user',
+              content,
+            }));
+            return { result: { ...filled, messages: [...attached, ...filled.messages] } };
+          }
+          return { result: await getPrompt(name, params.arguments, contextFor(caller)) };
+        } catch (thrown) {
+          throw fromDomainError(thrown, jsonRpcErrorCodes.invalidParams, { name: echo(name) });
+        }
+      },
+    ],
+    [
+      'completion/complete',
+      async (params, caller) => {
+        const ref = completionRefOf(params.ref);
+        const argument = completionArgumentOf(params.argument);
+        const scopes = completionScopes(ref, argument.name);
+        if (scopes !== null && missingScopes({ scopes }, caller.scopes).length > 0) {
+          return { result: noCompletion };
+        }
+        const fixtureArguments = scopes === null ? fixtures.argumentsOf(ref) : null;
+        if (fixtureArguments !== null) {
+          if (fixtureArguments.includes(argument.name)) return { result: noCompletion };
+          throw new JsonRpcFailure(
+            jsonRpcErrorCodes.invalidParams,
+            `There is no argument ${echo(argument.name)} to complete; it has ${fixtureArguments.join(', ') || 'none'}.`,
+          );
+        }
+        try {
+          return { result: { completion: await complete(ref, argument, contextFor(caller)) } };
+        } catch (thrown) {
+          throw fromDomainError(thrown, jsonRpcErrorCodes.invalidParams, { ref });
+        }
+      },
+    ],
+  ]);
+
+  async function dispatch(message: unknown, caller: McpCaller): Promise<Outcome> {
+    const invalid = invalidMessageError(message);
+    if (invalid !== null) return invalid;
+    // Well formed from here: an object whose method, when present, is a string and whose id is usable.
+    const { id, method, params: rawParams } = message as WellFormedMessage;
+    // A response to a request of the server's (Innkeep sends none, so there is nothing to match it with),
+    // or a notification (initialized, cancelled, …): neither gets an answer, and Innkeep has nothing to do.
+    if (method === undefined || id === undefined) return null;
+    const handler = methods.get(method);
+    if (handler === undefined) {
+      return jsonRpcError(id, jsonRpcErrorCodes.methodNotFound, `Innkeep has no method ${echo(method)}.`);
+    }
+    const params = rawParams ?? {};
+    if (!isRecord(params)) {
+      return jsonRpcError(id, jsonRpcErrorCodes.invalidParams, '"params" must be an object.');
+    }
+    try {
+      const reply = await handler(params, caller);
+      return 'precomputed' in reply
+        ? { id, precomputed: reply.precomputed }
+        : jsonRpcResult(id, reply.result);
+    } catch (thrown) {
+      if (thrown instanceof JsonRpcFailure) return jsonRpcError(id, thrown.code, thrown.message, thrown.data);
+      const reference = randomUUID();
+      deps.report(reference, thrown);
+      return jsonRpcError(
+        id,
+        jsonRpcErrorCodes.internalError,
+        `Something went wrong on Innkeep's side; nothing was changed. Reference: ${reference}.`,
+        { reference },
+      );
+    }
+  }
+
+  return {
+    async handle(message, caller) {
+      const outcome = await dispatch(message, caller);
+      if (outcome === null || outcome.jsonrpc !== undefined) return outcome;
+      return jsonRpcResult(outcome.id, outcome.precomputed.result);
+    },
+    async handleJson(message, caller) {
+      const outcome = await dispatch(message, caller);
+      if (outcome === null) return null;
+      if (outcome.jsonrpc !== undefined) return JSON.stringify(outcome);
+      return `{"jsonrpc":"2.0","id":${JSON.stringify(outcome.id)},"result":${outcome.precomputed.json}}`;
+    },
+  };
+}
+
+/** What reading one fixture resource needs: the scopes to check, and the reader. */
+interface FixtureRead {
+  readonly scopes: readonly Scope[];
+  read(context: ToolContext): Promise<{ contents: McpResourceContents[] }>;
+}
+
+/** The fixtures by name and URI, and their list entries shaped as Innkeep's own are. */
+function indexFixtures(fixtures: McpFixtures) {
+  const resources = new Map(
+    (fixtures.resources ?? []).map((resource) => [normalizeUri(resource.uri), resource]),
+  );
+  const templates = (fixtures.resourceTemplates ?? []).map((definition) => ({
+    definition,
+    matcher: compileUriTemplate(definition.uriTemplate),
+  }));
+  const prompts = new Map((fixtures.prompts ?? []).map((prompt) => [prompt.name, prompt]));
+  return {
+    tools: new Map((fixtures.tools ?? []).map((tool) => [tool.name, tool])),
+    prompts,
+    listedResources: [...resources.values()].map(({ uri, name, title, description, mimeType }) => ({
+      uri,
+      name,
+      title,
+      description,
+      mimeType,
+    })),
+    listedTemplates: templates.map(({ definition: { uriTemplate, name, title, description, mimeType } }) => ({
+      uriTemplate,
+      name,
+      title,
+      description,
+      mimeType,
+    })),
+    listedPrompts: [...prompts.values()].map(({ name, title, description, arguments: promptArguments }) => ({
+      name,
+      title,
+      description,
+      arguments: promptArguments.map((argument) => ({ ...argument })),
+    })),
+    /** The fixture resource or template expansion `uri` names; null when none does. */
+    resource(uri: string): FixtureRead | null {
+      const listed = resources.get(normalizeUri(uri));
+      if (listed !== undefined) {
+        return {
+          scopes: listed.scopes,
+          read: async (context) => ({
+            contents: [
+              'blob' in listed
+                ? { uri, mimeType: listed.mimeType, blob: listed.blob }
+                : { uri, mimeType: listed.mimeType, text: await listed.read(context) },
+            ],
+          }),
+        };
+      }
+      for (const { definition, matcher } of templates) {
+        const variables = matcher.match(uri);
+        if (variables === null) continue;
+        return {
+          scopes: definition.scopes,
+          read: async (context) => ({
+            contents: [
+              {
+                uri,
+                mimeType: definition.mimeType,
+                text: await definition.read(parseInput(definition.params, variables), context),
+              },
+            ],
+          }),
+        };
+      }
+      return null;
+    },
+    /** The argument names of a fixture prompt or template `ref` names; null when it names no fixture. */
+    argumentsOf(ref: CompletionRef): readonly string[] | null {
+      if (ref.type === 'ref/prompt') {
+        return prompts.get(ref.name)?.arguments.map((argument) => argument.name) ?? null;
+      }
+      return (
+        templates.find(({ definition }) => definition.uriTemplate === ref.uri)?.matcher.variables ?? null
+      );
+    },
+  };
+}
+
+/** `list` with `extra` entries after its own under `key`; `list` itself when there are none. */
+function appended(list: PrecomputedResult, key: string, extra: readonly object[]): PrecomputedResult {
+  if (extra.length === 0) return list;
+  const own = list.result[key];
+  return precompute({ [key]: [...(Array.isArray(own) ? own : []), ...extra] });
+}
+
+/**
+ * The -32600 error for `message` when it is not one well-formed JSON-RPC 2.0 message (a request, a
+ * notification or a response); null when it is one. Transports call it to answer HTTP 400 before
+ * authenticating; the dispatcher answers the same error itself.
+ */
+export function invalidMessageError(message: unknown): JsonRpcResponse | null {
+  if (!isRecord(message)) {
+    return jsonRpcError(
+      null,
+      jsonRpcErrorCodes.invalidRequest,
+      'Expected one JSON-RPC 2.0 message: an object with "jsonrpc": "2.0", a "method" and, for a request, an "id".',
+    );
+  }
+  const id = jsonRpcIdOf(message);
+  if (message.jsonrpc !== '2.0') {
+    return jsonRpcError(id, jsonRpcErrorCodes.invalidRequest, 'The message must have "jsonrpc": "2.0".');
+  }
+  const hasId = message.id !== undefined;
+  if (message.method === undefined) {
+    if (hasId && ('result' in message || 'error' in message)) return null;
+    return jsonRpcError(id, jsonRpcErrorCodes.invalidRequest, 'The message has no "method".');
+  }
+  if (typeof message.method !== 'string') {
+    return jsonRpcError(id, jsonRpcErrorCodes.invalidRequest, '"method" must be a string.');
+  }
+  if (hasId && id === null) {
+    return jsonRpcError(null, jsonRpcErrorCodes.invalidRequest, '"id" must be a string or a number.');
+  }
+  return null;
+}
+
+/**
+ * The scopes the caller's grant must hold for `message` to run, for the transport to check before
+ * dispatching (and answer HTTP 403 with a step-up challenge): a tool's by its name, a resource's by its URI,
+ * a prompt's by its name; none for everything else (lists, initialize, ping; completions answer no values
+ * instead), nor for notifications, which run nothing. `'unknown'` when the tool, resource or prompt named
+ * does not exist: the dispatcher then answers the error that says so.
+ */
+export function requiredScopes(message: unknown): readonly Scope[] | 'unknown' {
+  if (!isRecord(message) || message.id === undefined) return noScopes;
+  const params = isRecord(message.params) ? message.params : {};
+  switch (message.method) {
+    case 'tools/call':
+      return (typeof params.name === 'string' && toolsByName.get(params.name)?.scopes) || 'unknown';
+    case 'resources/read':
+      return (typeof params.uri === 'string' && resourceScopes(params.uri)) || 'unknown';
+    case 'prompts/get':
+      return (typeof params.name === 'string' && promptScopes(params.name)) || 'unknown';
+    default:
+      return noScopes;
+  }
+}
+
+function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function echo(text: string): string {
+  return text.length <= maxEchoedChars ? text : `${text.slice(0, maxEchoedChars)}…`;
+}
+
+function requireString(params: Params, field: string, what: string): string {
+  const value = params[field];
+  if (typeof value === 'string') return value;
+  throw new JsonRpcFailure(jsonRpcErrorCodes.invalidParams, `params.${field} must be a string: ${what}.`);
+}
+
+/** Innkeep's lists fit one page and it never hands out a cursor, so any cursor is one it did not give. */
+function listPage(params: Params, list: PrecomputedResult): Reply {
+  if (params.cursor !== undefined && params.cursor !== null && params.cursor !== '') {
+    throw new JsonRpcFailure(
+      jsonRpcErrorCodes.invalidParams,
+      'Unknown cursor: this list has a single page and no cursor. Ask again without one.',
+    );
+  }
+  return { precomputed: list };
+}
+
+function assertGranted(scopes: readonly Scope[], caller: McpCaller, what: string): void {
+  const missing = missingScopes({ scopes }, caller.scopes);
+  if (missing.length === 0) return;
+  throw new JsonRpcFailure(
+    jsonRpcErrorCodes.insufficientScope,
+    `insufficient_scope: ${what} needs ${missing.join(', ')}, which this connection was not granted. ` +
+      'Reconnect and allow it.',
+    { required: scopes, missing },
+  );
+}
+
+/**
+ * A domain failure as a JSON-RPC error: `not_found` as `notFoundCode`, refusals with their own codes, every
+ * other failure the caller can act on as invalid params; the domain's code and details ride in `data`.
+ * Anything that is not a DomainError (or is an `internal` one) is rethrown, to be reported.
+ */
+function fromDomainError(thrown: unknown, notFoundCode: number, data: Record<string, unknown>): unknown {
+  if (!(thrown instanceof DomainError) || thrown.code === 'internal') return thrown;
+  const code =
+    thrown.code === 'not_found'
+      ? notFoundCode
+      : thrown.code === 'insufficient_scope'
+        ? jsonRpcErrorCodes.insufficientScope
+        : thrown.code === 'subscription_inactive'
+          ? jsonRpcErrorCodes.subscriptionInactive
+          : thrown.code === 'rate_limited'
+            ? jsonRpcErrorCodes.rateLimited
+            : jsonRpcErrorCodes.invalidParams;
+  return new JsonRpcFailure(code, thrown.message, {
+    ...data,
+    code: thrown.code,
+    ...(thrown.details === undefined ? {} : { details: thrown.details }),
+  });
+}
+
+function completionRefOf(value: unknown): CompletionRef {
+  if (isRecord(value)) {
+    if (value.type === 'ref/prompt' && typeof value.name === 'string') {
+      return { type: 'ref/prompt', name: value.name };
+    }
+    if (value.type === 'ref/resource' && typeof value.uri === 'string') {
+      return { type: 'ref/resource', uri: value.uri };
+    }
+  }
+  throw new JsonRpcFailure(
+    jsonRpcErrorCodes.invalidParams,
+    'params.ref must be {"type": "ref/prompt", "name": …} or {"type": "ref/resource", "uri": <a URI template>}.',
+  );
+}
+
+function completionArgumentOf(value: unknown): { name: string; value: string } {
+  if (isRecord(value) && typeof value.name === 'string' && typeof value.value === 'string') {
+    return { name: value.name, value: value.value };
+  }
+  throw new JsonRpcFailure(
+    jsonRpcErrorCodes.invalidParams,
+    'params.argument must be {"name": <the argument>, "value": <what has been typed so far>}.',
+  );
+}
