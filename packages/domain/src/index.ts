@@ -59,8 +59,10 @@ export {
   localDateSchema,
   maxDate,
   minDate,
+  monthNames,
   nightsOf,
   timeZoneSchema,
+  weekdayNames,
 } from './core/dates.ts';
 export type { ErrorCode, ErrorCodeInfo } from './core/errors.ts';
 export { DomainError, errorCatalogue, errorCodes, notFound } from './core/errors.ts';

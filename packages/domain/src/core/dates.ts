@@ -9,6 +9,33 @@ export type LocalDate = string;
 
 const msPerDay = 86_400_000;
 
+/** English month names, January first; index + 1 is the month number. */
+export const monthNames = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+] as const;
+
+/** English weekday names, Sunday first, as {@link dayOfWeek} numbers them. */
+export const weekdayNames = [
+  'Sunday',
+  'Monday',
+  'Tuesday',
+  'Wednesday',
+  'Thursday',
+  'Friday',
+  'Saturday',
+] as const;
+
 /** Validates a `YYYY-MM-DD` date that exists on the calendar. */
 export const localDateSchema = z.iso
   .date()

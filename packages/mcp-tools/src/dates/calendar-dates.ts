@@ -1,31 +1,4 @@
-import { addDays, dayOfWeek, type LocalDate } from '@innkeep/domain';
-
-/** English month names, January first; index + 1 is the month number. */
-export const monthNames = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-] as const;
-
-/** English weekday names, Sunday first, as `dayOfWeek` numbers them. */
-export const weekdayNames = [
-  'Sunday',
-  'Monday',
-  'Tuesday',
-  'Wednesday',
-  'Thursday',
-  'Friday',
-  'Saturday',
-] as const;
+import { addDays, dayOfWeek, type LocalDate, monthNames, weekdayNames } from '@innkeep/domain';
 
 /** Earliest and latest years a phrase may name; anything outside is almost surely a typo. */
 export const yearBounds = { min: 1900, max: 2199 } as const;

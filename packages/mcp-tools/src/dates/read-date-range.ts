@@ -1,4 +1,4 @@
-import { addDays, dayOfWeek, daysBetween, type LocalDate } from '@innkeep/domain';
+import { addDays, dayOfWeek, daysBetween, type LocalDate, monthNames, weekdayNames } from '@innkeep/domain';
 import {
   addMonths,
   dateOf,
@@ -6,11 +6,9 @@ import {
   describeDate,
   isRealDate,
   monthEnd,
-  monthNames,
   monthStart,
   partsOf,
   quarterOf,
-  weekdayNames,
   weekStart,
   yearBounds,
 } from './calendar-dates.ts';

@@ -1,4 +1,5 @@
 import type { Insertable } from 'kysely';
+import { monthNames, weekdayNames } from '../../core/dates.ts';
 import type { Channel } from '../../listings/listings.ts';
 import type { ReservationStatus } from '../../reservations/reservation-status.ts';
 import type { MessageRulesTable } from '../database.ts';
@@ -208,22 +209,6 @@ export function messageRuleRows(
     rows,
   };
 }
-
-const monthNames = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
-const weekdayNames = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 function formatDate(day: number, european: boolean): string {
   const dayOfMonth = Number(dateOfDay(day).slice(8, 10));
