@@ -32,10 +32,15 @@ interface Finished {
 /** Runs `node <args>` to the end (killed after `timeoutMs`), with its stdout and stderr as one text. */
 function runNode(args: readonly string[], timeoutMs: number): Promise<Finished> {
   return new Promise((resolve) => {
-    execFile(process.execPath, args, { timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
-      resolve({ code, output: `${stdout}${stderr}` });
-    });
+    execFile(
+      process.execPath,
+      args,
+      { timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
+        resolve({ code, output: `${stdout}${stderr}` });
+      },
+    );
   });
 }
 
@@ -63,7 +68,16 @@ describe('the MCP conformance suite (0.1.16, server mode) against /mcp', () => {
 
   it('passes every scenario but the baseline of what a stateless JSON server cannot do', async () => {
     const run = await runNode(
-      [conformanceCli, 'server', '--url', `${proxy.origin}/mcp`, '--expected-failures', baseline, '-o', results],
+      [
+        conformanceCli,
+        'server',
+        '--url',
+        `${proxy.origin}/mcp`,
+        '--expected-failures',
+        baseline,
+        '-o',
+        results,
+      ],
       60_000,
     );
     expect(run.output).toContain('Baseline check passed');
@@ -79,7 +93,8 @@ describe('the MCP conformance suite (0.1.16, server mode) against /mcp', () => {
         errorMessage?: string;
       }[];
       const failed = checks.filter((check) => check.status === 'FAILURE' || check.status === 'WARNING');
-      if (failed.length > 0) failures.set(scenario, failed.map((check) => check.errorMessage ?? check.status).join('; '));
+      if (failed.length > 0)
+        failures.set(scenario, failed.map((check) => check.errorMessage ?? check.status).join('; '));
     }
     expect(Object.fromEntries(failures)).toEqual({
       'logging-set-level': expect.stringContaining('no method logging/setLevel'),
@@ -87,7 +102,9 @@ describe('the MCP conformance suite (0.1.16, server mode) against /mcp', () => {
       'tools-call-with-progress': expect.stringContaining('Unknown tool test_tool_with_progress'),
       'tools-call-sampling': expect.stringContaining('Unknown tool test_sampling'),
       'tools-call-elicitation': expect.stringContaining('Unknown tool test_elicitation'),
-      'elicitation-sep1034-defaults': expect.stringContaining('Unknown tool test_elicitation_sep1034_defaults'),
+      'elicitation-sep1034-defaults': expect.stringContaining(
+        'Unknown tool test_elicitation_sep1034_defaults',
+      ),
       'elicitation-sep1330-enums': expect.stringContaining('Unknown tool test_elicitation_sep1330_enums'),
       'resources-subscribe': expect.stringContaining('no method resources/subscribe'),
       'resources-unsubscribe': expect.stringContaining('no method resources/subscribe'),
@@ -99,10 +116,18 @@ describe('the MCP conformance suite (0.1.16, server mode) against /mcp', () => {
     const plain = await startApp(world);
     try {
       const token = await tokenFor(plain, await demoOwner(world));
-      const called = await post(plain.mcpUrl, rpc('tools/call', { name: 'test_simple_text', arguments: {} }), token);
-      expect(called.body).toMatchObject({ error: { code: -32602, message: expect.stringContaining('Unknown tool') } });
+      const called = await post(
+        plain.mcpUrl,
+        rpc('tools/call', { name: 'test_simple_text', arguments: {} }),
+        token,
+      );
+      expect(called.body).toMatchObject({
+        error: { code: -32602, message: expect.stringContaining('Unknown tool') },
+      });
       const listed = await post(plain.mcpUrl, rpc('tools/list'), token);
-      const names = (listed.body as { result: { tools: { name: string }[] } }).result.tools.map((tool) => tool.name);
+      const names = (listed.body as { result: { tools: { name: string }[] } }).result.tools.map(
+        (tool) => tool.name,
+      );
       expect(names.filter((name) => name.startsWith('test_'))).toEqual([]);
     } finally {
       await plain.app.close();

@@ -1,3 +1,5 @@
+import { withAuthTables } from '@innkeep/auth';
+import { type DatabaseHandle, openDatabase } from '@innkeep/domain/postgres';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -73,32 +75,71 @@ describe('the per-token rate limit of /mcp', () => {
     expect(over.status).toBe(429);
     expect(over.body).toMatchObject({ id: 301, error: { code: -32012 } });
   }, 60_000);
+});
 
-  describe('with Redis', () => {
-    let redis: Redis;
+// Two instances of one deployment, as behind a load balancer: two listening apps with their own connection
+// pools to one PostgreSQL database, one BASE_URL, and one Redis for the counters; nothing else shared.
+describe('two instances on PostgreSQL and Redis', () => {
+  const limit = { max: 5, timeWindow: 60_000 };
+  let world: McpWorld;
+  let secondPool: DatabaseHandle;
+  let redis: Redis;
+  let owner: Person;
+  let a: RunningApp;
+  let b: RunningApp;
 
-    beforeAll(() => {
-      redis = new Redis({ host: '127.0.0.1', port: 6379, maxRetriesPerRequest: 1 });
+  beforeAll(async () => {
+    world = await openMcpWorld('postgres');
+    owner = await demoOwner(world);
+    if (world.url === undefined) throw new Error('a PostgreSQL world has a URL');
+    secondPool = await openDatabase({ kind: 'postgres', url: world.url });
+    redis = new Redis({ host: '127.0.0.1', port: 6379, maxRetriesPerRequest: 1 });
+    a = await startApp(world, { rateLimit: limit, redis });
+    b = await startApp(world, {
+      rateLimit: limit,
+      redis,
+      baseUrl: a.baseUrl,
+      db: withAuthTables(secondPool.db),
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await a?.app.close();
+    await b?.app.close();
+    redis?.disconnect();
+    await secondPool?.close();
+    await world?.close();
+  });
+
+  const getUser = rpc('tools/call', { name: 'get_user', arguments: {} });
+
+  it('serves a token issued by one instance on the other', async () => {
+    const fromA = await tokenFor(a, owner);
+    const onB = await post(b.mcpUrl, getUser, fromA);
+    expect(onB.status).toBe(200);
+    expect(onB.body).toMatchObject({
+      result: { structuredContent: { email: owner.email, account: { id: owner.accountId } } },
     });
 
-    afterAll(() => {
-      redis?.disconnect();
+    // Registered and exchanged at B's token endpoint (the consent pages are at BASE_URL, A's address).
+    const fromB = await tokenFor(b, owner);
+    const onA = await post(a.mcpUrl, getUser, fromB);
+    expect(onA.status).toBe(200);
+    expect(onA.body).toMatchObject({
+      result: { structuredContent: { email: owner.email, account: { id: owner.accountId } } },
     });
+  });
 
-    it('counts one token across every instance of a deployment', async () => {
-      const limit = { max: 5, timeWindow: 60_000 };
-      const a = await start({ rateLimit: limit, redis });
-      // Two instances of one deployment share BASE_URL, so a token of one is good on the other.
-      const b = await start({ rateLimit: limit, redis, baseUrl: a.baseUrl });
-      const token = await tokenFor(a, owner);
-      const statuses: number[] = [];
-      for (const server of [a, b, a, b, a, b]) {
-        statuses.push((await post(server.mcpUrl, rpc('ping'), token)).status);
-      }
-      expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
-      // Keys are the token's digest, never the token.
-      const keys = await redis.keys('innkeep:mcp-rate:*');
-      expect(keys.some((key) => key.includes(token))).toBe(false);
-    });
+  it('counts one token across both instances', async () => {
+    const token = await tokenFor(a, owner);
+    const statuses: number[] = [];
+    for (const server of [a, b, a, b, a, b, a]) {
+      statuses.push((await post(server.mcpUrl, rpc('ping'), token)).status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
+    // Keys are the token's digest, never the token.
+    const keys = await redis.keys('innkeep:mcp-rate:*');
+    expect(keys.length).toBeGreaterThan(0);
+    expect(keys.some((key) => key.includes(token))).toBe(false);
   });
 });

@@ -40,6 +40,8 @@ export function movableClock(): MovableClock {
 /** A database with the demo account, shared by the apps of one test file. */
 export interface McpWorld {
   readonly db: ReturnType<typeof withAuthTables>;
+  /** The PostgreSQL database's URL, for a second instance's own pool; undefined on PGlite. */
+  readonly url: string | undefined;
   readonly clock: MovableClock;
   readonly operator: OperatorUseCases;
   /** Unexpected failures the apps reported; a test that expects none checks it stays empty. */
@@ -55,6 +57,7 @@ export async function openMcpWorld(kind: TestDatabaseKind): Promise<McpWorld> {
   await seedDemoData(handle.db, { today: clock.now().toISOString().slice(0, 10) });
   return {
     db,
+    url: handle.url,
     clock,
     operator: createOperatorUseCases({ db, clock }),
     reported: [],
@@ -92,6 +95,8 @@ export interface AppOptions {
   readonly redis?: Redis;
   /** The clock the token check runs on (default: the world's), so a test can age tokens on one app only. */
   readonly verifierClock?: Clock;
+  /** The instance's own connection to the world's database (default: the world's). */
+  readonly db?: McpWorld['db'];
   /** Test-only tools, resources and prompts served after Innkeep's own (the conformance suite's). */
   readonly fixtures?: McpDispatcherDeps['fixtures'];
 }
@@ -105,26 +110,27 @@ export async function startApp(world: McpWorld, options: AppOptions = {}): Promi
   const origin = `http://127.0.0.1:${port}`;
   const baseUrl = options.baseUrl ?? origin;
   signingKey ??= generateSigningKey();
+  const db = options.db ?? world.db;
   const app = Fastify({ logger: false });
   await app.register(authorizationServer, {
-    db: world.db,
+    db,
     baseUrl,
     secretKeys,
     signingKeys: [signingKey],
-    identity: createIdentityUseCases({ db: world.db, clock: world.clock }),
+    identity: createIdentityUseCases({ db, clock: world.clock }),
     clock: world.clock,
     registrationRateLimit: { max: 10_000, timeWindowMs: 60_000 },
   });
   await app.register(mcpRoute, {
     dispatcher: {
-      domain: createPostgresDomain({ db: world.db, clock: world.clock }),
+      domain: createPostgresDomain({ db, clock: world.clock }),
       clock: world.clock,
       serverInfo: innkeepServerInfo,
       report: (reference, cause) => world.reported.push({ reference, cause }),
       fixtures: options.fixtures,
     },
     verifier: createAccessTokenVerifier({
-      db: world.db,
+      db,
       resource: `${baseUrl}/mcp`,
       clock: options.verifierClock ?? world.clock,
     }),
