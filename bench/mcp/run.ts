@@ -14,10 +14,15 @@ import pg from 'pg';
 // with whatever else runs, and CPU per request is the steadier measure of our own work.
 //
 //   npm run bench:mcp            (PostgreSQL on 127.0.0.1:5432; BENCH_DATABASE_SERVER to use another)
+//   BENCH_SECONDS=5              seconds per target (default 10)
+//   BENCH_TARGETS=innkeep        only the targets whose name contains one of these (comma-separated)
+//   BENCH_CPU_PROF=/tmp/prof     write a V8 CPU profile of the Innkeep server there (open in DevTools)
 
 const server = process.env.BENCH_DATABASE_SERVER ?? 'postgres://postgres@127.0.0.1:5432/test';
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = 50;
+const targetFilter = process.env.BENCH_TARGETS?.split(',').filter((part) => part !== '');
+const cpuProfileDir = process.env.BENCH_CPU_PROF;
 // USER_HZ, the unit of CPU times in /proc: 100 on every Linux the benchmark runs on.
 const clockTicksPerSecond = 100;
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -64,7 +69,8 @@ try {
   };
   // The CLI migrates and seeds the demo account; the server then finds it ready.
   await run('node', ['apps/server/src/cli.ts', 'seed-demo'], env);
-  const innkeep = await start('innkeep', ['apps/server/src/main.ts'], {
+  const profile = cpuProfileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`];
+  const innkeep = await start('innkeep', [...profile, 'apps/server/src/main.ts'], {
     ...env,
     PORT: '3471',
     BASE_URL: 'http://127.0.0.1:3471',
@@ -98,12 +104,23 @@ try {
     { name: 'innkeep tools/list', server: innkeep, path: '/mcp', body: list, headers: auth },
     { name: 'innkeep tools/call get_listing', server: innkeep, path: '/mcp', body: call, headers: auth },
   ] satisfies Target[]) {
+    if (targetFilter !== undefined && !targetFilter.some((part) => target.name.includes(part))) continue;
     results.push(await measure(target));
   }
   report(results);
 } finally {
-  for (const child of children) child.kill('SIGTERM');
-  await new Promise((resolve) => setTimeout(resolve, 500));
+  // Servers shut down on SIGTERM (and write their CPU profiles) before their database goes.
+  await Promise.all(
+    children.map(
+      (child) =>
+        new Promise((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve(undefined);
+          child.once('exit', resolve);
+          setTimeout(resolve, 10_000).unref();
+          child.kill('SIGTERM');
+        }),
+    ),
+  );
   await admin(`drop database if exists ${databaseName} with (force)`);
 }
 

@@ -1,4 +1,9 @@
-import { createAccessTokenVerifier, mcpResourceUrl, withAuthTables } from '@innkeep/auth';
+import {
+  type AuthNotifications,
+  createAccessTokenVerifier,
+  mcpResourceUrl,
+  withAuthTables,
+} from '@innkeep/auth';
 import type { Clock } from '@innkeep/domain';
 import { createPostgresDomain, type DatabaseHandle } from '@innkeep/domain/postgres';
 import { mcpProtectedResourceMetadata, mcpRoute } from '@innkeep/mcp-http';
@@ -19,6 +24,12 @@ export interface McpOnlyAppDeps {
   readonly mcpAllowedOrigins?: readonly string[] | undefined;
   /** Requests per access token and window; default 300 a minute. */
   readonly rateLimit?: { readonly max: number; readonly timeWindow: number } | undefined;
+  /**
+   * Where this instance hears that a grant, a user's role or a subscription changed
+   * (`createPostgresAuthNotifications`). With it, /mcp keeps a per-instance cache of token checks that such
+   * a change empties at once; without it, every request checks its token in the database.
+   */
+  readonly authNotifications?: AuthNotifications | undefined;
 }
 
 // A load balancer gives up on a check after a few seconds; answering 503 first tells it why.
@@ -45,6 +56,20 @@ export function buildMcpOnlyApp(deps: McpOnlyAppDeps): FastifyInstance {
   });
 
   app.register(mcpProtectedResourceMetadata, { baseUrl: deps.baseUrl });
+  const verifier = createAccessTokenVerifier({
+    db: withAuthTables(deps.database.db),
+    resource: mcpResourceUrl(deps.baseUrl),
+    clock: deps.clock,
+    cache:
+      deps.authNotifications === undefined
+        ? undefined
+        : {
+            notifications: deps.authNotifications,
+            onBackgroundError: (error) =>
+              app.log.warn({ err: error }, 'Could not record when a connected app last used its access'),
+          },
+  });
+  app.addHook('onClose', () => verifier.close());
   app.register(mcpRoute, {
     dispatcher: {
       domain: createPostgresDomain({ db: deps.database.db, clock: deps.clock }),
@@ -52,11 +77,7 @@ export function buildMcpOnlyApp(deps: McpOnlyAppDeps): FastifyInstance {
       report: (reference, cause) =>
         app.log.error({ err: cause, reference }, 'An MCP request failed unexpectedly'),
     },
-    verifier: createAccessTokenVerifier({
-      db: withAuthTables(deps.database.db),
-      resource: mcpResourceUrl(deps.baseUrl),
-      clock: deps.clock,
-    }),
+    verifier,
     baseUrl: deps.baseUrl,
     allowedOrigins: deps.mcpAllowedOrigins,
     redis: deps.redis,

@@ -1,7 +1,7 @@
 // Starts the tool server alone: `pnpm --filter @innkeep/mcp-only start`. Reads the environment once, brings
 // the shared database up to date (safe beside the Innkeep server doing the same), and listens until SIGINT
 // or SIGTERM.
-import { authMigrations } from '@innkeep/auth';
+import { authMigrations, createPostgresAuthNotifications } from '@innkeep/auth';
 import { systemClock } from '@innkeep/domain';
 import {
   type DatabaseHandle,
@@ -38,6 +38,7 @@ try {
   await redis?.connect();
   database = await openDatabase({ kind: 'postgres', url: config.databaseUrl });
   const migrations = await migrateToLatest(database.db, { ...domainMigrations, ...authMigrations });
+  const listen = database.listen;
   app = buildMcpOnlyApp({
     database,
     clock: systemClock,
@@ -47,6 +48,18 @@ try {
     redis,
     mcpAllowedOrigins: config.mcpAllowedOrigins,
     rateLimit: { max: config.mcpRateLimit, timeWindow: 60_000 },
+    // Revocations, role and subscription changes made through the Innkeep server reach this cache too.
+    authNotifications:
+      listen === undefined
+        ? undefined
+        : createPostgresAuthNotifications({
+            listen,
+            onError: (error) =>
+              app?.log.warn(
+                { err: error },
+                'Not listening for token revocations: /mcp checks every token in the database until listening again',
+              ),
+          }),
   });
   if (migrations.length > 0) app.log.info({ migrations }, 'Applied database migrations');
   await app.listen({ port: config.port, host: config.host });

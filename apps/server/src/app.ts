@@ -1,4 +1,5 @@
 import {
+  type AuthNotifications,
   accountPages,
   authorizationServer,
   createAccessTokenVerifier,
@@ -33,6 +34,13 @@ export interface AppDeps {
   readonly mcpAllowedOrigins?: readonly string[] | undefined;
   /** Requests a minute one access token may send to /mcp (MCP_RATE_LIMIT); default 300. */
   readonly mcpRateLimit?: number | undefined;
+  /**
+   * Where this instance hears that a grant, a user's role or a subscription changed (PostgreSQL
+   * deployments: `createPostgresAuthNotifications`). With it, /mcp keeps a per-instance cache of token
+   * checks that such a change empties at once; without it (PGlite), every request checks its token in
+   * the database.
+   */
+  readonly authNotifications?: AuthNotifications | undefined;
 }
 
 // A load balancer gives up on a check after a few seconds; answering 503 before that tells it why,
@@ -86,6 +94,20 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     baseUrl: deps.baseUrl,
     clock: deps.clock,
   });
+  const verifier = createAccessTokenVerifier({
+    db,
+    resource: mcpResourceUrl(deps.baseUrl),
+    clock: deps.clock,
+    cache:
+      deps.authNotifications === undefined
+        ? undefined
+        : {
+            notifications: deps.authNotifications,
+            onBackgroundError: (error) =>
+              app.log.warn({ err: error }, 'Could not record when a connected app last used its access'),
+          },
+  });
+  app.addHook('onClose', () => verifier.close());
   app.register(mcpRoute, {
     dispatcher: {
       domain: createPostgresDomain({ db: deps.database.db, clock: deps.clock }),
@@ -93,7 +115,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       report: (reference, cause) =>
         app.log.error({ err: cause, reference }, 'An MCP request failed unexpectedly'),
     },
-    verifier: createAccessTokenVerifier({ db, resource: mcpResourceUrl(deps.baseUrl), clock: deps.clock }),
+    verifier,
     baseUrl: deps.baseUrl,
     allowedOrigins: deps.mcpAllowedOrigins,
     redis: deps.redis,

@@ -8,6 +8,7 @@ import { addSubUserCommand, createOwnerCommand, setSubscriptionCommand } from '.
 import { type CliCommand, type CliContext, UsageError } from './cli/command.ts';
 import { issueApiKeyCommand, newAuthTokenCommand } from './cli/credential-commands.ts';
 import { migrateCommand, seedDemoCommand } from './cli/database-commands.ts';
+import { runMessageRulesCommand } from './cli/message-rule-commands.ts';
 import { ConfigError, type DataConfig, loadDataConfig } from './config.ts';
 import { DataDirInUseError } from './data-dir-lock.ts';
 import { explainDatabaseError, openConfiguredDatabase, prepareDatabase } from './database.ts';
@@ -20,6 +21,7 @@ const commands: readonly CliCommand[] = [
   setSubscriptionCommand,
   issueApiKeyCommand,
   newAuthTokenCommand,
+  runMessageRulesCommand,
 ];
 
 const generalHelp = [

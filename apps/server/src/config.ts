@@ -70,6 +70,11 @@ export interface Config extends DataConfig {
   readonly mcpAllowedOrigins: readonly string[];
   /** MCP_RATE_LIMIT: requests a minute one access token may send to /mcp (default 300, the seed's). */
   readonly mcpRateLimit: number;
+  /**
+   * MESSAGE_RULES: send hosts' automated messages when they come due (`on`, the default). `off` is for
+   * instances that should only serve requests; with several instances one of them at a time sends anyway.
+   */
+  readonly messageRules: boolean;
 }
 
 /** The environment is unusable; `problems` has one line per bad variable, all of them at once. */
@@ -153,6 +158,7 @@ const serverShape = {
     .regex(/^[1-9]\d{0,8}$/, 'must be a whole number of requests a minute, at least 1')
     .transform(Number)
     .default(300),
+  MESSAGE_RULES: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
 };
 
 /**
@@ -239,6 +245,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     trustProxy: parsed.TRUST_PROXY,
     mcpAllowedOrigins: parsed.MCP_ALLOWED_ORIGINS,
     mcpRateLimit: parsed.MCP_RATE_LIMIT,
+    messageRules: parsed.MESSAGE_RULES === 'on',
   };
 }
 

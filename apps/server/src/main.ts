@@ -1,5 +1,6 @@
 // Starts Innkeep: `pnpm start`, or `node src/main.ts`. Reads the environment once, brings the database up to
 // date, seeds the demo account on the first start when DEMO_DATA is on, and listens until SIGINT or SIGTERM.
+import { createPostgresAuthNotifications } from '@innkeep/auth';
 import { systemClock } from '@innkeep/domain';
 import { demoLogin, hasDemoAccount } from '@innkeep/domain/demo';
 import type { DatabaseHandle } from '@innkeep/domain/postgres';
@@ -10,6 +11,7 @@ import { type Config, ConfigError, loadConfig } from './config.ts';
 import { DataDirInUseError } from './data-dir-lock.ts';
 import { explainDatabaseError, openConfiguredDatabase, prepareDatabase } from './database.ts';
 import { localToday, seedDemoWithProgress } from './demo.ts';
+import { type MessageRuleJob, startMessageRuleJob } from './message-rule-job.ts';
 
 /** REDIS_URL is set but nothing answered there at start. */
 class RedisUnavailableError extends Error {
@@ -60,6 +62,7 @@ try {
     redis,
     mcpAllowedOrigins: config.mcpAllowedOrigins,
     mcpRateLimit: config.mcpRateLimit,
+    authNotifications: authNotificationsFor(database),
   });
   await start(config, database, app);
 } catch (error) {
@@ -102,7 +105,10 @@ async function start(config: Config, database: DatabaseHandle, app: FastifyInsta
   }
 
   await app.listen({ port: config.port, host: config.host });
-  stopOnSignals(app, database, redis);
+  const messageRuleJob = config.messageRules
+    ? startMessageRuleJob({ db: database.db, clock: systemClock, log })
+    : undefined;
+  stopOnSignals(app, database, redis, messageRuleJob);
 
   process.stdout.write(`Innkeep is running at ${config.baseUrl}\n`);
   if (config.demoData) {
@@ -110,7 +116,12 @@ async function start(config: Config, database: DatabaseHandle, app: FastifyInsta
   }
 }
 
-function stopOnSignals(app: FastifyInstance, database: DatabaseHandle, redis: Redis | undefined): void {
+function stopOnSignals(
+  app: FastifyInstance,
+  database: DatabaseHandle,
+  redis: Redis | undefined,
+  messageRuleJob: MessageRuleJob | undefined,
+): void {
   let stopping = false;
   const stop = async (signal: NodeJS.Signals) => {
     // A second Ctrl-C means "now": someone is waiting on a shutdown that hangs.
@@ -120,6 +131,7 @@ function stopOnSignals(app: FastifyInstance, database: DatabaseHandle, redis: Re
     try {
       // Stop taking requests and let running ones finish before the database goes away under them.
       await app.close();
+      await messageRuleJob?.stop();
       await database.close();
       await redis?.quit();
     } catch (error) {
@@ -129,6 +141,22 @@ function stopOnSignals(app: FastifyInstance, database: DatabaseHandle, redis: Re
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+}
+
+/**
+ * On PostgreSQL, other instances may revoke tokens or change roles and subscriptions: hearing of it lets
+ * /mcp cache token checks honestly. PGlite has no other instances and no listener, so it checks each time.
+ */
+function authNotificationsFor(database: DatabaseHandle) {
+  if (database.listen === undefined) return undefined;
+  return createPostgresAuthNotifications({
+    listen: database.listen,
+    onError: (error) =>
+      app?.log.warn(
+        { err: error },
+        'Not listening for token revocations: /mcp checks every token in the database until listening again',
+      ),
+  });
 }
 
 // Problems an operator fixes without reading a stack trace; anything else is printed in full.

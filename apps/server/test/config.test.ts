@@ -49,8 +49,17 @@ describe('loadConfig', () => {
       trustProxy: false,
       mcpAllowedOrigins: [],
       mcpRateLimit: 300,
+      messageRules: true,
       logLevel: 'info',
     });
+  });
+
+  it('reads MESSAGE_RULES as on or off', () => {
+    expect(loadConfig({ ...keys, MESSAGE_RULES: 'off' }).messageRules).toBe(false);
+    expect(loadConfig({ ...keys, MESSAGE_RULES: 'on' }).messageRules).toBe(true);
+    expect(problemsOf({ ...keys, MESSAGE_RULES: 'yes' })).toEqual([
+      'MESSAGE_RULES: must be on or off (got "yes")',
+    ]);
   });
 
   it('reads MCP_RATE_LIMIT as whole requests a minute', () => {

@@ -2,6 +2,8 @@
 // and /api, the account pages, and the migrations of the tables behind them.
 
 export { withAuthTables } from './postgres/auth-database.ts';
+export type { PostgresAuthNotificationsOptions } from './postgres/auth-notifications.ts';
+export { createPostgresAuthNotifications } from './postgres/auth-notifications.ts';
 export type { AuthDatabase, AuthExecutor } from './postgres/database.ts';
 export { authMigrations } from './postgres/migrations/index.ts';
 export type { AuthorizationServerOptions } from './provider/authorization-server.ts';
@@ -11,11 +13,14 @@ export { mcpResourceUrl } from './provider/resource.ts';
 export type { SigningKey } from './provider/signing-keys.ts';
 export { generateSigningKey, parseSigningKey } from './provider/signing-keys.ts';
 export type {
+  AccessTokenCacheOptions,
   AccessTokenVerifier,
   AccessTokenVerifierOptions,
+  ClosableAccessTokenVerifier,
   VerifiedAccessToken,
 } from './resource-server/access-token-verifier.ts';
 export { createAccessTokenVerifier } from './resource-server/access-token-verifier.ts';
+export type { AuthNotifications } from './resource-server/auth-notifications.ts';
 export type { AccountPagesOptions } from './web/account-pages.ts';
 export { accountPages } from './web/account-pages.ts';
 export { securityHeaders } from './web/security-headers.ts';

@@ -217,6 +217,12 @@ export {
   lockSchema,
 } from './locks/locks.ts';
 export type {
+  MessageRuleRunner,
+  RunDueMessageRulesInput,
+  RunDueMessageRulesResult,
+} from './messages/message-rule-runner.ts';
+export { runDueMessageRulesInputSchema } from './messages/message-rule-runner.ts';
+export type {
   CreateMessageRuleInput,
   ListMessageRulesInput,
   MessageRule,
@@ -250,6 +256,8 @@ export {
   sendMessageInputSchema,
   threadReservationSchema,
 } from './messages/messages.ts';
+export type { TemplateFacts } from './messages/render-template.ts';
+export { renderTemplate } from './messages/render-template.ts';
 export type { TemplateVariable, TemplateVariableName } from './messages/template-variables.ts';
 export {
   templateVariables,

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /** The token of an `Authorization: Bearer <token>` header (scheme case-insensitive); undefined otherwise. */
 export function bearerToken(authorization: string | undefined): string | undefined {
@@ -12,7 +12,7 @@ export function bearerToken(authorization: string | undefined): string | undefin
  * Redis or in memory, and two instances count the same token under the same key.
  */
 export function rateLimitKey(token: string): string {
-  return createHash('sha256').update(token).digest('base64url');
+  return hash('sha256', token, 'base64url');
 }
 
 /** The parameters of one `WWW-Authenticate: Bearer` challenge (RFC 6750 §3), in order. */

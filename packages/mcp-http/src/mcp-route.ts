@@ -32,7 +32,10 @@ export interface McpRouteOptions {
    * itself (default: Innkeep's name and version).
    */
   readonly dispatcher: Omit<McpDispatcherDeps, 'serverInfo'> & { readonly serverInfo?: McpServerInfo };
-  /** Checks access tokens for the audience `${baseUrl}/mcp` (createAccessTokenVerifier). */
+  /**
+   * Checks access tokens for the audience `${baseUrl}/mcp` (createAccessTokenVerifier). The caller owns it
+   * and closes it.
+   */
   readonly verifier: AccessTokenVerifier;
   /** The public address (BASE_URL): the allowed browser origin, and the base of the metadata URL. */
   readonly baseUrl: string;
@@ -70,8 +73,10 @@ const subUserDescription =
  * → 401 `invalid_token`; a subscription not in good standing → 403 (-32010); over the per-token rate
  * limit → 429 (-32012) with `Retry-After`; a tool, resource or prompt outside the grant → 403 (-32011) with
  * an `insufficient_scope` challenge asking for the granted scopes plus the missing ones. `authToken` and
- * `apiKey` headers are not credentials here. One verifier query per request, and no cache of its answers,
- * so revocation, role and subscription changes hold from the next request on.
+ * `apiKey` headers are not credentials here. Role and subscription are judged on every request, from the
+ * verifier's facts: read from the database, or from its per-instance cache, which a revocation, disconnect,
+ * role or subscription change empties as soon as the database announces it (and which is off while that
+ * announcement could be missed), so such changes hold from the next request on.
  */
 export async function mcpRoute(app: FastifyInstance, options: McpRouteOptions): Promise<void> {
   if (app.hasDecorator('createRateLimit')) {

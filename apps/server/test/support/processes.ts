@@ -24,6 +24,7 @@ const innkeepVariables = [
   'OIDC_SIGNING_KEY',
   'TRUST_PROXY',
   'LOG_LEVEL',
+  'MESSAGE_RULES',
 ];
 
 /**

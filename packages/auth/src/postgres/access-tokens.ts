@@ -12,6 +12,8 @@ export interface AccessTokenRow {
   readonly clientId: string;
   readonly grantId: string;
   readonly expiresAt: Date;
+  /** When the grant lapses; null when it does not. */
+  readonly grantExpiresAt: Date | null;
   readonly grantLastUsedAt: Date | null;
 }
 
@@ -44,6 +46,7 @@ export async function findLiveAccessToken(
       'token.client_id',
       'token.grant_id',
       'token.expires_at',
+      'grant.expires_at as grant_expires_at',
       'grant.last_used_at',
     ])
     .where('token.model', '=', 'AccessToken')
@@ -65,6 +68,7 @@ export async function findLiveAccessToken(
     clientId: row.client_id,
     grantId: row.grant_id,
     expiresAt: row.expires_at,
+    grantExpiresAt: row.grant_expires_at,
     grantLastUsedAt: row.last_used_at,
   };
 }

@@ -5,9 +5,12 @@ import type { HelpArticleSource } from './help.ts';
 
 // Built from the list the rule validator uses, so the article can never name a variable rules refuse.
 const templateVariableTable = [
-  '| Variable | Becomes |',
-  '|---|---|',
-  ...templateVariables.map((variable) => `| \`{{${variable.name}}}\` | ${variable.description} |`),
+  '| Variable | Becomes | When Innkeep does not know it yet |',
+  '|---|---|---|',
+  ...templateVariables.map(
+    (variable) =>
+      `| \`{{${variable.name}}}\` | ${variable.description} | ${'whenMissing' in variable ? variable.whenMissing : '—'} |`,
+  ),
 ].join('\n');
 
 /** Message rule triggers, offsets, scope and pausing, with the template variables table. */
@@ -37,8 +40,13 @@ Each rule has a **trigger** and an **offset** in days (\`offsetDays\`, −60 to 
 For example \`check_in\` with \`offsetDays -1\` sends the day before arrival, and \`review_request\` with
 \`offsetDays 1\` the day after check-out.
 
-\`sendTime\` (24-hour \`HH:MM\`, in the listing's time zone) sends at that time of the day; without it the message
-goes as soon as it is due.
+\`sendTime\` (24-hour \`HH:MM\`, in the listing's time zone) sends at that time of the day. Without it, event
+triggers (\`inquiry\`, \`booking_confirmed\`, \`cancelled\`) send as soon as they are due; \`check_in\` and
+\`check_out\` send at the stay's check-in or check-out hour; \`during_stay\` and \`review_request\` at 10:00.
+
+Innkeep checks the rules every minute and sends each rule at most once per reservation. A rule only reaches
+back one day: a new rule does not message guests whose moment passed earlier, and after a pause in service the
+messages of the last day still go out.
 
 **Last-minute bookings**: a \`check_in\` rule can have a second text, \`lastMinuteBody\`, used for bookings made
 after the regular send time had already passed, so late guests still get their instructions, worded for them.

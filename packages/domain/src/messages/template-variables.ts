@@ -3,6 +3,11 @@ export interface TemplateVariable {
   readonly name: string;
   /** One line for hosts and the help article: what the placeholder becomes. */
   readonly description: string;
+  /**
+   * What the placeholder becomes when the reservation has no value for it, so a guest never reads an empty
+   * gap or a raw `{{name}}`; absent for variables that always have a value.
+   */
+  readonly whenMissing?: string;
 }
 
 /**
@@ -10,12 +15,20 @@ export interface TemplateVariable {
  * so a typo is caught when the rule is written rather than in front of a guest.
  */
 export const templateVariables = [
-  { name: 'guest_first_name', description: "The guest's first name." },
-  { name: 'guest_last_name', description: "The guest's last name." },
-  { name: 'guest_full_name', description: "The guest's first and last name." },
+  { name: 'guest_first_name', description: "The guest's first name.", whenMissing: 'Guest' },
+  { name: 'guest_last_name', description: "The guest's last name.", whenMissing: 'Guest' },
+  {
+    name: 'guest_full_name',
+    description: "The guest's first and last name, or whichever of them is known.",
+    whenMissing: 'Guest',
+  },
   { name: 'guests', description: 'Number of guests staying, adults and children.' },
   { name: 'listing_name', description: "The listing's name." },
-  { name: 'listing_address', description: "The listing's street address." },
+  {
+    name: 'listing_address',
+    description: "The listing's street address.",
+    whenMissing: '(the address is in your booking confirmation)',
+  },
   { name: 'listing_city', description: 'The city the listing is in.' },
   { name: 'check_in_date', description: 'The check-in date, in the listing’s time zone.' },
   { name: 'check_out_date', description: 'The check-out date, in the listing’s time zone.' },
@@ -34,11 +47,16 @@ export const templateVariables = [
   },
   {
     name: 'access_code',
-    description: 'The door or lock code set on the reservation; empty until one is set.',
+    description: 'The door or lock code set on the reservation.',
+    whenMissing: '(your access code will follow)',
   },
   { name: 'channel', description: 'Where the guest booked: Airbnb, Vrbo, Booking.com or Direct.' },
   { name: 'total_price', description: 'What the guest pays in total, with its currency.' },
-  { name: 'host_first_name', description: 'The account owner’s first name, to sign messages.' },
+  {
+    name: 'host_first_name',
+    description: 'The account owner’s first name, to sign messages.',
+    whenMissing: 'Your host',
+  },
 ] as const satisfies readonly TemplateVariable[];
 
 /** The name of one of {@link templateVariables}. */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { Kysely, PostgresDialect } from 'kysely';
@@ -23,6 +24,34 @@ export type DatabaseTarget =
 export interface DatabaseHandle {
   readonly db: Kysely<Database>;
   readonly kind: DatabaseTarget['kind'];
+  /**
+   * PostgreSQL only (undefined on PGlite, which no other process can reach): opens a connection of its own,
+   * outside the pool, that LISTENs on `channel`, and resolves once it does. The connection checks itself
+   * every `heartbeatMs` (default 5 s) so that one dropped without a word (a failover, a cut network) is
+   * noticed within about twice that, and then reports it through `onLost`.
+   */
+  readonly listen?: (
+    channel: string,
+    handlers: ListenHandlers,
+    options?: { readonly heartbeatMs?: number },
+  ) => Promise<Listener>;
+  close(): Promise<void>;
+}
+
+/** Where a {@link DatabaseHandle.listen} connection reports. */
+export interface ListenHandlers {
+  /** Each notification's payload on the channel, in commit order. */
+  readonly onNotification: (payload: string) => void;
+  /**
+   * The connection failed, ended or stopped answering; called once, and never after `close()`. Nothing
+   * more arrives: notifications sent from now on are missed until a new connection listens.
+   */
+  readonly onLost: (error: Error) => void;
+}
+
+/** A listening connection. */
+export interface Listener {
+  /** Stops listening and closes the connection. */
   close(): Promise<void>;
 }
 
@@ -35,6 +64,14 @@ const NUMERIC_OID = 1700;
 // off-by-one-day bug for stays in other time zones. Counts (`count(*)`, int8) fit in a double.
 const keepText = (value: string) => value;
 const toNumber = (value: string) => Number(value);
+
+// Statement naming (see namedStatements). Longer SQL is rare, one-off (a bulk insert of many
+// rows), and would spend the server's memory on a plan used once; a connection keeps at most so many.
+const maxNamedSqlLength = 8192;
+const maxNamedStatementsPerConnection = 2000;
+// PostgreSQL's answer when a table a prepared statement reads changed shape under it (a migration run by
+// another instance); that statement keeps failing on this connection, so it goes back to being unnamed.
+const stalePlanMessage = 'cached plan must not change result type';
 
 /**
  * Opens the database: a real PostgreSQL over a `pg` pool, or PGlite (PostgreSQL compiled to WebAssembly)
@@ -56,8 +93,15 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     // Without a listener, an idle connection dropped by the server is an unhandled 'error' event that
     // kills the process. The pool discards the broken client and opens a new one on the next query.
     pool.on('error', (error) => target.onIdleConnectionError?.(error));
+    pool.on('connect', namedStatements());
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, kind: 'postgres', close: () => db.destroy() };
+    const url = target.url;
+    return {
+      db,
+      kind: 'postgres',
+      listen: (channel, handlers, options) => listenOn(url, channel, handlers, options?.heartbeatMs),
+      close: () => db.destroy(),
+    };
   }
   const pglite = await PGlite.create({
     ...(target.dataDir === undefined ? {} : { dataDir: target.dataDir }),
@@ -71,4 +115,130 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     if (!pglite.closed) await pglite.close();
   };
   return { db, kind: 'pglite', close };
+}
+
+type QueryFunction = (...args: unknown[]) => unknown;
+
+/**
+ * A pool `connect` handler that makes each client send every parameterised `(text, values)` query — the only
+ * shape Kysely uses — as a named statement, named after a hash of its SQL. `pg` then parses it once per
+ * connection and afterwards sends only Bind and Execute, and PostgreSQL plans it once per connection too (a
+ * generic plan after five runs, when that is no worse). With unnamed statements every query was parsed and
+ * planned again, and for the short primary-key lookups that most requests are made of, planning cost more
+ * than running.
+ *
+ * Left alone: other call shapes (query objects, cursors, callbacks), queries without parameters (health
+ * checks, DDL), SQL over {@link maxNamedSqlLength}, and new statements once a connection holds
+ * {@link maxNamedStatementsPerConnection}, so statements built from variable-length lists cannot grow a
+ * session's memory without bound. A statement whose table changed shape under it (another instance
+ * migrated) is unnamed from then on, and retried at once when no transaction was open. A connection pooler
+ * in front must keep prepared statements per client (PgBouncer in transaction mode needs
+ * `max_prepared_statements`).
+ */
+function namedStatements(): (client: pg.PoolClient) => void {
+  const retired = new Set<string>();
+  return (client) => {
+    const query = client.query.bind(client) as QueryFunction;
+    const named = new Set<string>();
+    const namedQuery: QueryFunction = (...args) => {
+      const [text, values] = args;
+      if (
+        args.length !== 2 ||
+        typeof text !== 'string' ||
+        !Array.isArray(values) ||
+        values.length === 0 ||
+        text.length > maxNamedSqlLength
+      ) {
+        return query(...args);
+      }
+      const name = statementName(text);
+      if (retired.has(name) || (!named.has(name) && named.size >= maxNamedStatementsPerConnection)) {
+        return query(text, values);
+      }
+      named.add(name);
+      return (query({ name, text, values }) as Promise<unknown>).catch((error: unknown) => {
+        if (!(error instanceof Error && error.message.includes(stalePlanMessage))) throw error;
+        retired.add(name);
+        // Inside a transaction the failure has aborted it; the caller must see that.
+        if (client.getTransactionStatus() !== 'I') throw error;
+        return query(text, values);
+      });
+    };
+    client.query = namedQuery as typeof client.query;
+  };
+}
+
+// A listening connection answers a heartbeat query within this or counts as lost.
+const defaultHeartbeatMs = 5000;
+
+/** {@link DatabaseHandle.listen} for PostgreSQL: a dedicated `pg.Client`. */
+async function listenOn(
+  url: string,
+  channel: string,
+  handlers: ListenHandlers,
+  heartbeatMs = defaultHeartbeatMs,
+): Promise<Listener> {
+  // Keepalive lets the OS notice a dead peer too; the query timeout bounds the heartbeat's wait.
+  const client = new pg.Client({
+    connectionString: url,
+    application_name: `innkeep listen ${channel}`,
+    keepAlive: true,
+    connectionTimeoutMillis: 2 * heartbeatMs,
+    query_timeout: heartbeatMs,
+  });
+  let state: 'connecting' | 'listening' | 'done' = 'connecting';
+  let heartbeat: NodeJS.Timeout | undefined;
+  const lose = (error: Error) => {
+    if (state !== 'listening') return;
+    state = 'done';
+    clearInterval(heartbeat);
+    // Not awaited: on a connection that stopped answering, ending it can wait for a long time.
+    client.end().catch(() => {});
+    handlers.onLost(error);
+  };
+  // Stays registered for the client's life: an 'error' event without a listener would end the process.
+  client.on('error', lose);
+  client.on('end', () => lose(new Error('The listening connection to PostgreSQL closed.')));
+  client.on('notification', (message) => {
+    if (state === 'listening' && message.channel === channel) handlers.onNotification(message.payload ?? '');
+  });
+  try {
+    await client.connect();
+    await client.query(`listen ${client.escapeIdentifier(channel)}`);
+  } catch (error) {
+    state = 'done';
+    client.end().catch(() => {});
+    throw error;
+  }
+  state = 'listening';
+  heartbeat = setInterval(() => {
+    client.query('select 1').catch((error: unknown) => {
+      lose(error instanceof Error ? error : new Error(String(error)));
+    });
+  }, heartbeatMs);
+  heartbeat.unref();
+  return {
+    close: async () => {
+      if (state === 'done') return;
+      state = 'done';
+      clearInterval(heartbeat);
+      await client.end();
+    },
+  };
+}
+
+// The names of recent statements: an application sends a few hundred distinct ones, each very often, and
+// a map lookup costs a fraction of hashing the text again. Emptied when full, so it stays bounded.
+const statementNames = new Map<string, string>();
+const maxRememberedNames = 2000;
+
+/** A statement name unique to `text` (PostgreSQL names are at most 63 bytes). */
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `k${createHash('sha1').update(text).digest('base64url')}`;
+    if (statementNames.size >= maxRememberedNames) statementNames.clear();
+    statementNames.set(text, name);
+  }
+  return name;
 }

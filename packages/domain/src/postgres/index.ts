@@ -15,6 +15,7 @@ export { createOperatorUseCases } from './identity/operator.store.ts';
 export { createListingGroupUseCases } from './listing-groups/listing-groups.store.ts';
 export { createListingUseCases } from './listings/listings.store.ts';
 export { createLockUseCases } from './locks/locks.store.ts';
+export { createMessageRuleRunner } from './messages/message-rule-runner.ts';
 export { createMessageRuleUseCases } from './messages/message-rules.store.ts';
 export { createMessageUseCases } from './messages/messages.store.ts';
 export { migrateToLatest } from './migrate.ts';

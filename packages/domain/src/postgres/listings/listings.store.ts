@@ -1,16 +1,16 @@
+import { CompiledQuery, type ExpressionBuilder, sql } from 'kysely';
 import { type Actor, assertCanWrite } from '../../core/actor.ts';
 import { DomainError, notFound } from '../../core/errors.ts';
 import { parseInput } from '../../core/input.ts';
 import { toMajorUnits, toMinorUnits } from '../../core/money.ts';
 import { decodeCursor, toPage } from '../../core/paging.ts';
 import {
-  type Channel,
   type Listing,
   type ListingUseCases,
   listListingsInputSchema,
   updateListingInputSchema,
 } from '../../listings/listings.ts';
-import type { Executor, ListingRow } from '../database.ts';
+import type { Database, Executor, ListingRow } from '../database.ts';
 import type { StoreDeps } from '../store-deps.ts';
 import { inTransaction, recordAudit } from '../transaction.ts';
 
@@ -22,6 +22,7 @@ export function createListingUseCases({ db }: StoreDeps): ListingUseCases {
       let query = db
         .selectFrom('listings')
         .selectAll('listings')
+        .select(listingDetails)
         .where('listings.account_id', '=', actor.accountId);
       if (input.enabled !== undefined) query = query.where('listings.enabled', '=', input.enabled);
       if (input.listingGroupId !== undefined) {
@@ -56,16 +57,7 @@ export function createListingUseCases({ db }: StoreDeps): ListingUseCases {
         .orderBy('listings.id')
         .limit(input.limit + 1)
         .execute();
-      const details = await loadListingDetails(
-        db,
-        rows.slice(0, input.limit).map((row) => row.id),
-      );
-      return toPage(
-        rows,
-        input.limit,
-        (row) => toListing(row, details),
-        (row) => [row.name, row.id],
-      );
+      return toPage(rows, input.limit, toListing, (row) => [row.name, row.id]);
     },
 
     async get(actor, listingId) {
@@ -162,62 +154,91 @@ export async function assertListingsInAccount(
 
 /** One listing of the actor's account, with its groups and channel links; `not_found` otherwise. */
 export async function findListingOrThrow(db: Executor, actor: Actor, listingId: string): Promise<Listing> {
-  const row = await db
-    .selectFrom('listings')
-    .selectAll()
-    .where('id', '=', listingId)
-    .where('account_id', '=', actor.accountId)
-    .executeTakeFirst();
+  const [row] = await selectListing(db, listingId, actor.accountId);
   if (!row) throw notFound('listing', listingId);
-  return toListing(row, await loadListingDetails(db, [row.id]));
+  return toListing(row);
 }
 
-interface ListingDetails {
-  groups: Map<string, string[]>;
-  links: Map<string, Listing['channels']>;
+// get_listing's query, the hottest of /mcp: building and compiling it with Kysely cost the server more CPU
+// than PostgreSQL spends running it, and its SQL never changes, only the two values.
+const selectListing = compiledOnce((db: Executor, listingId: string, accountId: string) =>
+  db
+    .selectFrom('listings')
+    .selectAll('listings')
+    .select(listingDetails)
+    .where('listings.id', '=', listingId)
+    .where('listings.account_id', '=', accountId),
+);
+
+/**
+ * Runs the query `build` makes with Kysely, compiling it only on the first call: later calls send the same
+ * SQL with their own values. `build` must make the same query whatever its string arguments are (no
+ * branching on them), and pass each one through as a parameter.
+ */
+function compiledOnce<A extends string[], Row>(
+  build: (db: Executor, ...args: A) => { compile(): CompiledQuery<Row> },
+): (db: Executor, ...args: A) => Promise<Row[]> {
+  // Each compiled parameter: the index of the argument it stands for, or -1 for a value of the query's own.
+  let compiled: { sql: string; parameters: readonly unknown[]; argumentAt: number[] } | undefined;
+  return async (db, ...args) => {
+    if (compiled === undefined) {
+      // Stand-ins no caller can pass, found again among the compiled parameters.
+      const markers = args.map((_, index) => `\u0000compiled-once-argument-${index}`);
+      const query = build(db, ...(markers as A)).compile();
+      compiled = {
+        sql: query.sql,
+        parameters: query.parameters,
+        argumentAt: query.parameters.map((parameter) => markers.indexOf(parameter as string)),
+      };
+    }
+    const { parameters, argumentAt } = compiled;
+    const values = argumentAt.map((index, position) => (index === -1 ? parameters[position] : args[index]));
+    const { rows } = await db.executeQuery<Row>(CompiledQuery.raw(compiled.sql, values));
+    return rows;
+  };
 }
 
-async function loadListingDetails(db: Executor, listingIds: readonly string[]): Promise<ListingDetails> {
-  const details: ListingDetails = { groups: new Map(), links: new Map() };
-  if (listingIds.length === 0) return details;
-  // Sequential on purpose: `db` may be a transaction, whose single connection runs one query at a time.
-  const groups = await db
-    .selectFrom('listing_group_members')
-    .select(['listing_id', 'group_id'])
-    .where('listing_id', 'in', listingIds)
-    .orderBy('group_id')
-    .execute();
-  const links = await db
-    .selectFrom('listing_channel_links')
-    .innerJoin('channel_accounts', 'channel_accounts.id', 'listing_channel_links.channel_account_id')
-    .select([
-      'listing_channel_links.listing_id',
-      'channel_accounts.channel',
-      'listing_channel_links.channel_account_id',
-      'listing_channel_links.external_listing_id',
-      'listing_channel_links.url',
-    ])
-    .where('listing_channel_links.listing_id', 'in', listingIds)
-    .orderBy('channel_accounts.channel')
-    .execute();
-  for (const { listing_id, group_id } of groups) {
-    details.groups.set(listing_id, [...(details.groups.get(listing_id) ?? []), group_id]);
-  }
-  for (const link of links) {
-    details.links.set(link.listing_id, [
-      ...(details.links.get(link.listing_id) ?? []),
-      {
-        channel: link.channel as Channel,
-        channelAccountId: link.channel_account_id,
-        externalListingId: link.external_listing_id,
-        url: link.url,
-      },
-    ]);
-  }
-  return details;
+/** A listing row with its group ids and channel links, as {@link listingDetails} selects them. */
+type ListingWithDetails = ListingRow & {
+  readonly listing_group_ids: string[];
+  readonly channel_links: Listing['channels'];
+};
+
+/**
+ * A listing's group ids and channel links as JSON arrays beside its columns, so one query (one round trip)
+ * reads a listing or a page of listings whole. Groups by id; links by channel, then channel account.
+ */
+function listingDetails(eb: ExpressionBuilder<Database, 'listings'>) {
+  return [
+    eb
+      .selectFrom('listing_group_members as member')
+      .select(
+        sql<string[]>`coalesce(json_agg(member.group_id order by member.group_id), '[]'::json)`.as('ids'),
+      )
+      .whereRef('member.listing_id', '=', 'listings.id')
+      .$asScalar()
+      .$notNull()
+      .as('listing_group_ids'),
+    eb
+      .selectFrom('listing_channel_links as link')
+      .innerJoin('channel_accounts as channel_account', 'channel_account.id', 'link.channel_account_id')
+      .select(
+        // The schema's check constraint allows only the known channels.
+        sql<Listing['channels']>`coalesce(json_agg(json_build_object(
+          'channel', channel_account.channel,
+          'channelAccountId', link.channel_account_id,
+          'externalListingId', link.external_listing_id,
+          'url', link.url
+        ) order by channel_account.channel, link.channel_account_id), '[]'::json)`.as('links'),
+      )
+      .whereRef('link.listing_id', '=', 'listings.id')
+      .$asScalar()
+      .$notNull()
+      .as('channel_links'),
+  ] as const;
 }
 
-function toListing(row: ListingRow, details: ListingDetails): Listing {
+function toListing(row: ListingWithDetails): Listing {
   const money = (minor: number) => toMajorUnits(minor, row.currency);
   return {
     id: row.id,
@@ -249,8 +270,8 @@ function toListing(row: ListingRow, details: ListingDetails): Listing {
     weeklyDiscount: Number(row.weekly_discount_pct),
     monthlyDiscount: Number(row.monthly_discount_pct),
     enabled: row.enabled,
-    listingGroupIds: details.groups.get(row.id) ?? [],
-    channels: details.links.get(row.id) ?? [],
+    listingGroupIds: row.listing_group_ids,
+    channels: row.channel_links,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };

@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely/migration';
 import * as accountModel from './2026_11_21_0001_account_model.ts';
+import * as automationOnce from './2026_11_21_0002_automation_once.ts';
 
 /**
  * The domain's migrations by name. Names sort in the order they run; other packages (auth) contribute
@@ -7,4 +8,5 @@ import * as accountModel from './2026_11_21_0001_account_model.ts';
  */
 export const domainMigrations: Readonly<Record<string, Migration>> = {
   '2026_11_21_0001_account_model': accountModel,
+  '2026_11_21_0002_automation_once': automationOnce,
 };
