@@ -31,6 +31,7 @@ import {
 import {
   type PrecomputedResult,
   precompute,
+  precomputedToolSuccess,
   promptsListResult,
   resourcesListResult,
   resourceTemplatesListResult,
@@ -199,7 +200,8 @@ export function createMcpDispatcher(deps: McpDispatcherDeps): McpDispatcher {
         }
         assertGranted(tool.scopes, caller, `the tool ${tool.name}`);
         const result = await invokeTool(tool, params.arguments, contextFor(caller), deps.report);
-        if (fixture?.content === undefined || result.isError === true) return { result };
+        if (result.isError === true) return { result };
+        if (fixture?.content === undefined) return { precomputed: precomputedToolSuccess(result) };
         return { result: { ...result, content: fixture.content } };
       },
     ],

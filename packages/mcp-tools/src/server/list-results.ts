@@ -2,6 +2,7 @@ import { errorCodes } from '@innkeep/domain';
 import { promptCatalogue } from '../prompts/prompt-catalogue.ts';
 import { listedResources, resourceTemplates } from '../resources/resource-definition.ts';
 import type { ToolDefinition } from '../tool-definition.ts';
+import type { ToolCallResult } from '../tool-result.ts';
 import { objectJsonSchema } from './json-schema.ts';
 
 /** A result computed once: the object, and the same object as JSON, spliced into responses as is. */
@@ -13,6 +14,18 @@ export interface PrecomputedResult {
 /** Freezes the answer to a list method: it is the same for every caller and never changes while running. */
 export function precompute(result: Record<string, unknown>): PrecomputedResult {
   return { result, json: JSON.stringify(result) };
+}
+
+/**
+ * A successful tool result, serialised reusing the JSON text block `toolSuccess` already made: the text is
+ * exactly the JSON of `structuredContent`, so the output is stringified once per call, not twice.
+ */
+export function precomputedToolSuccess(result: ToolCallResult): PrecomputedResult {
+  const text = result.content[0]?.text ?? JSON.stringify(result.structuredContent);
+  return {
+    result,
+    json: `{"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${text}}`,
+  };
 }
 
 /** The `structuredContent` of a tool result with `isError`: what went wrong, for the model to act on. */
