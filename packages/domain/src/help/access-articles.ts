@@ -41,8 +41,8 @@ issues a new refresh token. A client that stays unused for more than 30 days has
 
 ## What the assistant gets
 
-- **49 tools**, always all listed, for example \`list_listings\`, \`get_calendar\`, \`get_reservations\`,
-  \`get_headline_kpis\`, \`send_message\` and \`set_prices\`. A tool outside the scopes you granted answers with an
+- **26 tools**, always all listed: 16 that read (for example \`list_listings\`, \`get_calendar\`,
+  \`get_reservations\`, \`get_quote\`) and 10 that change things (for example \`send_message\` and \`set_prices\`). A tool outside the scopes you granted answers with an
   \`insufficient_scope\` error; connect again and approve the missing scope to use it.
 - **2 resources**, \`service://user\` and \`service://listings\`, plus templates for a single listing, a listing's
   calendar and a single reservation.
@@ -98,18 +98,16 @@ A tool needs all the scopes in its row.
 | Tools | Scopes |
 |---|---|
 | \`list_listings\`, \`get_listing\` | \`listings:read\` |
-| \`get_calendar\`, \`get_quote\`, \`get_pricing_stats\` | \`calendar:read\` |
-| \`get_reservations\`, \`get_reservation\`, \`get_upcoming_reservations\`, \`get_check_ins_check_outs\`, \`get_booking_pattern_stats\`, \`get_cancellation_stats\`, \`get_reservation_status_stats\`, \`get_channel_performance\`, \`get_pace_stats\`, \`get_revenue_stats\`, \`get_adr_stats\`, \`get_turnover_stats\` | \`reservations:read\` |
-| \`get_headline_kpis\`, \`get_occupancy_stats\`, \`get_revpar_stats\`, \`get_timeseries_stats\`, \`get_listing_breakdown_stats\`, \`get_gap_analysis\` | \`reservations:read\` and \`calendar:read\` |
-| \`get_message_thread\`, \`get_response_time_stats\`, \`get_response_time_breakdown\` | \`messages:read\` |
+| \`get_calendar\`, \`get_quote\` | \`calendar:read\` |
+| \`get_reservations\`, \`get_reservation\` | \`reservations:read\` |
+| \`get_message_thread\` | \`messages:read\` |
 | \`get_message_rules\` | \`messageRules:read\` |
 | \`get_pricing_rules\` | \`pricing:read\` |
-| \`get_reviews\`, \`get_review_stats\`, \`get_review_analytics\` | \`reviews:read\` |
+| \`get_reviews\` | \`reviews:read\` |
 | \`list_accounts\`, \`get_account\` | \`accounts:read\` |
 | \`get_user\` | \`user:read\` |
 | \`list_help_articles\`, \`get_help_article\` | \`help:read\` |
-| \`list_listing_groups\` | \`listingGroups:read\` |
-| \`collect_date_range\`, \`get_metric_definitions\` | none |
+| \`collect_date_range\` | none |
 | \`send_message\` | \`messages:write\` |
 | \`set_prices\`, \`set_availability\` | \`calendar:write\` |
 | \`create_reservation\`, \`update_reservation\`, \`cancel_reservation\` | \`reservations:write\` |

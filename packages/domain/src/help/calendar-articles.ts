@@ -77,9 +77,6 @@ a \`conflict\` naming the reservation, and nothing is blocked. Opening removes b
 holds stay booked, and the answer lists them under \`stillBookedNights\`. Reservations are changed or cancelled
 with the reservation tools instead.
 
-Owner and maintenance blocks are taken out of the available nights when adjusted occupancy is calculated, so
-an owner's stay does not count as an empty night.
-
 ## Stay restrictions per date
 
 With \`set_prices\` you can also set, for given dates:
