@@ -1,25 +1,11 @@
 import { addDays, DomainError, daysBetween, type Reservation } from '@innkeep/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toolCatalogue } from '../src/catalogue.ts';
 import { getPrompt, promptCatalogue, promptScopes } from '../src/prompts/prompt-catalogue.ts';
 import { openToolWorld, type ToolWorld, worldToday } from './support/tool-world.ts';
 
-/** Every tool name in PRODUCT.md's "Scopes per tool" table: the names a prompt may send the model to. */
-const productToolNames = new Set(
-  [
-    'list_listings get_listing get_calendar get_quote get_pricing_stats get_reservations get_reservation',
-    'get_upcoming_reservations get_check_ins_check_outs get_booking_pattern_stats get_cancellation_stats',
-    'get_reservation_status_stats get_channel_performance get_pace_stats get_revenue_stats get_adr_stats',
-    'get_turnover_stats get_headline_kpis get_occupancy_stats get_revpar_stats get_timeseries_stats',
-    'get_listing_breakdown_stats get_gap_analysis get_message_thread get_response_time_stats',
-    'get_response_time_breakdown get_message_rules get_pricing_rules get_reviews get_review_stats',
-    'get_review_analytics list_accounts get_account get_user list_help_articles get_help_article',
-    'list_listing_groups collect_date_range get_metric_definitions send_message set_prices set_availability',
-    'create_reservation update_reservation cancel_reservation update_listing create_message_rule',
-    'pause_message_rule create_pricing_rule',
-  ]
-    .join(' ')
-    .split(' '),
-);
+/** The tools Innkeep serves: the only names a prompt may send the model to. */
+const productToolNames = new Set(toolCatalogue.map((tool) => tool.name));
 
 /** Names in `text` shaped like tool names (verb_object in snake_case). */
 function toolNamesIn(text: string): string[] {

@@ -185,7 +185,7 @@ export const pricingReviewPrompt = definePrompt({
         'above so a new rule does not double one in force.\n' +
         '3. Present the proposals as a list and wait. Call set_prices or create_pricing_rule only for what ' +
         'the host approves, exactly as approved: new prices reach guests on every channel. For more detail ' +
-        'use get_calendar, get_quote, get_occupancy_stats, get_pace_stats or get_pricing_rules.',
+        'use get_calendar, get_quote, get_reservations or get_pricing_rules.',
     ].join('\n\n');
     return {
       description: `Pricing review of ${only?.name ?? 'the portfolio'}, ${startDate} → ${endDate}`,

@@ -13,5 +13,4 @@ export const serverInstructions = [
     'go-ahead before calling one; cancellations and messages to guests cannot be undone.',
   'A result with isError carries structuredContent.error {code, message, details}: fix the input and retry ' +
     'for invalid_argument, pick another id for not_found, other dates for conflict.',
-  'For how metrics such as occupancy, ADR and RevPAR are computed, call get_metric_definitions.',
 ].join('\n');
