@@ -1,12 +1,7 @@
-import {
-  type AuthNotifications,
-  createAccessTokenVerifier,
-  mcpResourceUrl,
-  withAuthTables,
-} from '@innkeep/auth';
+import type { AuthNotifications } from '@innkeep/auth';
 import type { Clock } from '@innkeep/domain';
-import { createPostgresDomain, type DatabaseHandle } from '@innkeep/domain/postgres';
-import { mcpProtectedResourceMetadata, mcpRoute } from '@innkeep/mcp-http';
+import type { DatabaseHandle } from '@innkeep/domain/postgres';
+import { mcpProtectedResourceMetadata, mcpService } from '@innkeep/mcp-http';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { sql } from 'kysely';
@@ -56,32 +51,14 @@ export function buildMcpOnlyApp(deps: McpOnlyAppDeps): FastifyInstance {
   });
 
   app.register(mcpProtectedResourceMetadata, { baseUrl: deps.baseUrl });
-  const verifier = createAccessTokenVerifier({
-    db: withAuthTables(deps.database.db),
-    resource: mcpResourceUrl(deps.baseUrl),
+  app.register(mcpService, {
+    db: deps.database.db,
     clock: deps.clock,
-    cache:
-      deps.authNotifications === undefined
-        ? undefined
-        : {
-            notifications: deps.authNotifications,
-            onBackgroundError: (error) =>
-              app.log.warn({ err: error }, 'Could not record when a connected app last used its access'),
-          },
-  });
-  app.addHook('onClose', () => verifier.close());
-  app.register(mcpRoute, {
-    dispatcher: {
-      domain: createPostgresDomain({ db: deps.database.db, clock: deps.clock }),
-      clock: deps.clock,
-      report: (reference, cause) =>
-        app.log.error({ err: cause, reference }, 'An MCP request failed unexpectedly'),
-    },
-    verifier,
     baseUrl: deps.baseUrl,
-    allowedOrigins: deps.mcpAllowedOrigins,
     redis: deps.redis,
+    allowedOrigins: deps.mcpAllowedOrigins,
     rateLimit: deps.rateLimit,
+    authNotifications: deps.authNotifications,
   });
   return app;
 }

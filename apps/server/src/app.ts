@@ -2,14 +2,12 @@ import {
   type AuthNotifications,
   accountPages,
   authorizationServer,
-  createAccessTokenVerifier,
-  mcpResourceUrl,
   type SigningKey,
   withAuthTables,
 } from '@innkeep/auth';
 import type { Clock } from '@innkeep/domain';
-import { createIdentityUseCases, createPostgresDomain, type DatabaseHandle } from '@innkeep/domain/postgres';
-import { mcpRoute } from '@innkeep/mcp-http';
+import { createIdentityUseCases, type DatabaseHandle } from '@innkeep/domain/postgres';
+import { mcpService } from '@innkeep/mcp-http';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { sql } from 'kysely';
@@ -94,32 +92,14 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     baseUrl: deps.baseUrl,
     clock: deps.clock,
   });
-  const verifier = createAccessTokenVerifier({
-    db,
-    resource: mcpResourceUrl(deps.baseUrl),
+  app.register(mcpService, {
+    db: deps.database.db,
     clock: deps.clock,
-    cache:
-      deps.authNotifications === undefined
-        ? undefined
-        : {
-            notifications: deps.authNotifications,
-            onBackgroundError: (error) =>
-              app.log.warn({ err: error }, 'Could not record when a connected app last used its access'),
-          },
-  });
-  app.addHook('onClose', () => verifier.close());
-  app.register(mcpRoute, {
-    dispatcher: {
-      domain: createPostgresDomain({ db: deps.database.db, clock: deps.clock }),
-      clock: deps.clock,
-      report: (reference, cause) =>
-        app.log.error({ err: cause, reference }, 'An MCP request failed unexpectedly'),
-    },
-    verifier,
     baseUrl: deps.baseUrl,
-    allowedOrigins: deps.mcpAllowedOrigins,
     redis: deps.redis,
+    allowedOrigins: deps.mcpAllowedOrigins,
     rateLimit: deps.mcpRateLimit === undefined ? undefined : { max: deps.mcpRateLimit, timeWindow: 60_000 },
+    authNotifications: deps.authNotifications,
   });
 
   return app;

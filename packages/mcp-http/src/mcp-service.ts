@@ -1,0 +1,65 @@
+import {
+  type AuthNotifications,
+  createAccessTokenVerifier,
+  mcpResourceUrl,
+  withAuthTables,
+} from '@innkeep/auth';
+import type { Clock } from '@innkeep/domain';
+import { createPostgresDomain, type Database } from '@innkeep/domain/postgres';
+import type { FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
+import type { Kysely } from 'kysely';
+import { mcpRoute } from './mcp-route.ts';
+
+/** What {@link mcpService} composes /mcp from. */
+export interface McpServiceOptions {
+  /** The account database; its auth tables must be migrated too. */
+  readonly db: Kysely<Database>;
+  readonly clock: Clock;
+  /** The deployment's BASE_URL: tokens must be bound to `${baseUrl}/mcp`. */
+  readonly baseUrl: string;
+  readonly redis?: Redis | undefined;
+  readonly allowedOrigins?: readonly string[] | undefined;
+  /** Requests per access token and window; default 300 a minute. */
+  readonly rateLimit?: { readonly max: number; readonly timeWindow: number } | undefined;
+  /**
+   * Where this instance hears that a grant, a user's role or a subscription changed. With it, token checks
+   * are cached per instance and such a change empties the cache at once; without it, every request checks
+   * its token in the database.
+   */
+  readonly authNotifications?: AuthNotifications | undefined;
+}
+
+/**
+ * /mcp as every Innkeep app serves it: the token verifier (closed with the app), the domain over the
+ * database, and {@link mcpRoute}. One composition, so the full server and the /mcp-only app cannot drift.
+ */
+export async function mcpService(app: FastifyInstance, options: McpServiceOptions): Promise<void> {
+  const verifier = createAccessTokenVerifier({
+    db: withAuthTables(options.db),
+    resource: mcpResourceUrl(options.baseUrl),
+    clock: options.clock,
+    cache:
+      options.authNotifications === undefined
+        ? undefined
+        : {
+            notifications: options.authNotifications,
+            onBackgroundError: (error) =>
+              app.log.warn({ err: error }, 'Could not record when a connected app last used its access'),
+          },
+  });
+  app.addHook('onClose', () => verifier.close());
+  await app.register(mcpRoute, {
+    dispatcher: {
+      domain: createPostgresDomain({ db: options.db, clock: options.clock }),
+      clock: options.clock,
+      report: (reference, cause) =>
+        app.log.error({ err: cause, reference }, 'An MCP request failed unexpectedly'),
+    },
+    verifier,
+    baseUrl: options.baseUrl,
+    allowedOrigins: options.allowedOrigins,
+    redis: options.redis,
+    rateLimit: options.rateLimit,
+  });
+}
