@@ -1,3 +1,4 @@
+import type { AnalyticsUseCases } from './analytics/analytics.ts';
 import type { AuditUseCases } from './audit/audit.ts';
 import type { CalendarUseCases } from './calendar/calendar.ts';
 import type { ChannelAccountUseCases } from './channel-accounts/channel-accounts.ts';
@@ -34,4 +35,5 @@ export interface InnkeepDomain {
   readonly webhooks: WebhookUseCases;
   readonly audit: AuditUseCases;
   readonly idempotency: IdempotencyUseCases;
+  readonly analytics: AnalyticsUseCases;
 }

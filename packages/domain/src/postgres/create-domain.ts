@@ -1,4 +1,5 @@
 import type { InnkeepDomain } from '../domain.ts';
+import { createAnalyticsUseCases } from './analytics/analytics.store.ts';
 import { createAuditUseCases } from './audit/audit.store.ts';
 import { createCalendarUseCases } from './calendar/calendar.store.ts';
 import { createChannelAccountUseCases } from './channel-accounts/channel-accounts.store.ts';
@@ -34,5 +35,6 @@ export function createPostgresDomain(deps: StoreDeps): InnkeepDomain {
     webhooks: createWebhookUseCases(deps),
     audit: createAuditUseCases(deps),
     idempotency: createIdempotencyUseCases(deps),
+    analytics: createAnalyticsUseCases(deps),
   };
 }

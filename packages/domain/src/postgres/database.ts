@@ -197,6 +197,20 @@ export interface ReservationNightsTable {
   accommodation_minor: number;
 }
 
+/** A sold night with its pro-rated money; maintained by `refreshStayNightFacts`. */
+export interface StayNightFactsTable {
+  reservation_id: string;
+  night: string;
+  account_id: string;
+  listing_id: string;
+  channel: string;
+  currency: string;
+  accommodation_minor: number;
+  fees_minor: number;
+  channel_fees_minor: number;
+  payout_minor: number;
+}
+
 export interface ReservationChangesTable {
   id: Generated<number>;
   reservation_id: string;
@@ -381,6 +395,7 @@ export interface Database {
   reservation_line_items: ReservationLineItemsTable;
   reservation_nights: ReservationNightsTable;
   reservation_changes: ReservationChangesTable;
+  stay_night_facts: StayNightFactsTable;
   message_rules: MessageRulesTable;
   messages: MessagesTable;
   pricing_rules: PricingRulesTable;

@@ -1,5 +1,7 @@
 // Everything that touches SQL: the database drivers, migrations and the use cases over PostgreSQL/PGlite.
 
+export { createAnalyticsUseCases } from './analytics/analytics.store.ts';
+export { rebuildStayNightFacts, refreshStayNightFacts } from './analytics/stay-night-facts.ts';
 export { createAuditUseCases } from './audit/audit.store.ts';
 export { createCalendarUseCases } from './calendar/calendar.store.ts';
 export { createChannelAccountUseCases } from './channel-accounts/channel-accounts.store.ts';

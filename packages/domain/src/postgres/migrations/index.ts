@@ -1,6 +1,7 @@
 import type { Migration } from 'kysely/migration';
 import * as accountModel from './2026_11_21_0001_account_model.ts';
 import * as automationOnce from './2026_11_21_0002_automation_once.ts';
+import * as stayNightFacts from './2026_11_24_0003_stay_night_facts.ts';
 
 /**
  * The domain's migrations by name. Names sort in the order they run; other packages (auth) contribute
@@ -9,4 +10,5 @@ import * as automationOnce from './2026_11_21_0002_automation_once.ts';
 export const domainMigrations: Readonly<Record<string, Migration>> = {
   '2026_11_21_0001_account_model': accountModel,
   '2026_11_21_0002_automation_once': automationOnce,
+  '2026_11_24_0003_stay_night_facts': stayNightFacts,
 };

@@ -27,6 +27,7 @@ import {
   type ReservationUseCases,
   updateReservationInputSchema,
 } from '../../reservations/reservations.ts';
+import { refreshStayNightFacts } from '../analytics/stay-night-facts.ts';
 import type { Executor, ReservationRow, ReservationsTable } from '../database.ts';
 import { quoteStay } from '../pricing/quote.store.ts';
 import type { StoreDeps } from '../store-deps.ts';
@@ -132,6 +133,7 @@ export function createReservationUseCases({ db, clock }: StoreDeps): Reservation
         if (live) await insertHold(trx, actor, id, stay, now);
         await writePricing(trx, id, pricing);
         await recordChange(trx, actor, await findRow(trx, id), 'created', {}, now);
+        await refreshStayNightFacts(trx, [id]);
         await recordAudit(trx, actor, {
           action: 'reservation.create',
           targetType: 'reservation',
@@ -238,6 +240,7 @@ export function createReservationUseCases({ db, clock }: StoreDeps): Reservation
         }
         const after = await findRow(trx, current.id);
         for (const { change, diff } of diffs) await recordChange(trx, actor, after, change, diff, now);
+        await refreshStayNightFacts(trx, [current.id]);
         await recordAudit(trx, actor, {
           action: 'reservation.update',
           targetType: 'reservation',
@@ -271,6 +274,7 @@ export function createReservationUseCases({ db, clock }: StoreDeps): Reservation
           ...(input.reason === undefined ? {} : { reason: input.reason }),
         };
         await recordChange(trx, actor, await findRow(trx, current.id), 'status', diff, now);
+        await refreshStayNightFacts(trx, [current.id]);
         await recordAudit(trx, actor, {
           action: 'reservation.cancel',
           targetType: 'reservation',
@@ -297,6 +301,7 @@ export function createReservationUseCases({ db, clock }: StoreDeps): Reservation
         await applyTransition(trx, actor, current, transition, now, {});
         const diff = { status: { from: current.status, to: input.status } };
         await recordChange(trx, actor, await findRow(trx, current.id), 'status', diff, now);
+        await refreshStayNightFacts(trx, [current.id]);
         await recordAudit(trx, actor, {
           action: 'reservation.status',
           targetType: 'reservation',

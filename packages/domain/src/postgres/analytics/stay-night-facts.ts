@@ -1,0 +1,58 @@
+import { type RawBuilder, sql } from 'kysely';
+import type { Executor } from '../database.ts';
+
+/**
+ * Rewrites the `stay_night_facts` rows of some reservations from their current state: a sold (`accepted`)
+ * reservation gets one row per night with its nightly rent and an even, largest-remainder share of its
+ * stay-level fees, channel fees and payout; any other status gets none. Call it inside the transaction that
+ * changed the reservation, after its nights and line items are written, so analytics never see a half-done
+ * write.
+ */
+export async function refreshStayNightFacts(trx: Executor, reservationIds: readonly string[]): Promise<void> {
+  if (reservationIds.length === 0) return;
+  const ids = sql`${[...reservationIds]}::text[]`;
+  await sql`delete from stay_night_facts where reservation_id = any(${ids})`.execute(trx);
+  await insertStayNightFacts(trx, sql`r.id = any(${ids})`);
+}
+
+/** Rebuilds every `stay_night_facts` row of one account, e.g. after rows were bulk-loaded without the store. */
+export async function rebuildStayNightFacts(trx: Executor, accountId: string): Promise<void> {
+  await sql`delete from stay_night_facts where account_id = ${accountId}`.execute(trx);
+  await insertStayNightFacts(trx, sql`r.account_id = ${accountId}`);
+}
+
+// share(x) = floor(x / nights) plus one cent on the first mod(x, nights) nights. PostgreSQL's mod takes the
+// dividend's sign, hence the double mod for negative amounts.
+async function insertStayNightFacts(trx: Executor, reservationFilter: RawBuilder<unknown>): Promise<void> {
+  await sql`
+    insert into stay_night_facts
+      (reservation_id, night, account_id, listing_id, channel, currency,
+       accommodation_minor, fees_minor, channel_fees_minor, payout_minor)
+    select r.id, n.night, r.account_id, r.listing_id, r.channel, r.currency, n.accommodation_minor,
+      (s.fees - rem.fees) / r.nights + (n.night - r.start_date < rem.fees)::integer,
+      (s.channel_fees - rem.channel_fees) / r.nights + (n.night - r.start_date < rem.channel_fees)::integer,
+      (r.host_payout_minor - rem.payout) / r.nights + (n.night - r.start_date < rem.payout)::integer
+    from reservations r
+    join reservation_nights n on n.reservation_id = r.id
+    cross join lateral (
+      select
+        coalesce(sum(li.amount_minor) filter (where li.type in (${sql.join(stayFeeTypes.map((type) => sql.lit(type)))})), 0)::integer
+          as fees,
+        coalesce(-sum(li.amount_minor) filter (where li.type = 'host_service_fee'), 0)::integer as channel_fees
+      from reservation_line_items li
+      where li.reservation_id = r.id
+    ) s
+    cross join lateral (
+      select
+        mod(mod(s.fees, r.nights) + r.nights, r.nights) as fees,
+        mod(mod(s.channel_fees, r.nights) + r.nights, r.nights) as channel_fees,
+        mod(mod(r.host_payout_minor, r.nights) + r.nights, r.nights) as payout
+    ) rem
+    where r.status = 'accepted' and ${reservationFilter}`.execute(trx);
+}
+
+/**
+ * Line-item types that count as the host's fees in total revenue: charged to the guest on top of rent, kept by
+ * the host. Taxes, guest service fees and deposits are not revenue.
+ */
+export const stayFeeTypes = ['cleaning_fee', 'extra_guest_fee', 'pet_fee', 'other'] as const;
