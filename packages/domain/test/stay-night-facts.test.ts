@@ -1,8 +1,32 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Clock } from '../src/core/clock.ts';
+import { rebuildStayNightFacts } from '../src/postgres/analytics/stay-night-facts.ts';
 import type { DatabaseHandle } from '../src/postgres/connection.ts';
+import type { Executor } from '../src/postgres/database.ts';
+import { createReservationUseCases } from '../src/postgres/reservations/reservations.store.ts';
 import { openTestDatabase, testDatabaseKinds } from '../src/postgres/testing.ts';
 import { type AnalyticsFixture, buildAnalyticsFixture } from './support/analytics-fixture.ts';
+
+/** Every fact row of an account, and the month roll-up recomputed from them next to the stored one. */
+async function snapshotFacts(db: Executor, accountId: string) {
+  const nights = await sql<Record<string, unknown>>`
+    select reservation_id, night, listing_id, channel, currency, accommodation_minor, fees_minor,
+      channel_fees_minor, payout_minor
+    from stay_night_facts where account_id = ${accountId} order by reservation_id, night`.execute(db);
+  const stored = await sql<Record<string, unknown>>`
+    select listing_id, month, channel, currency, nights, accommodation_minor, fees_minor, channel_fees_minor,
+      payout_minor
+    from stay_month_facts where account_id = ${accountId} and nights <> 0
+    order by listing_id, month, channel, currency`.execute(db);
+  const recomputed = await sql<Record<string, unknown>>`
+    select listing_id, date_trunc('month', night)::date as month, channel, currency, count(*)::int as nights,
+      sum(accommodation_minor)::bigint as accommodation_minor, sum(fees_minor)::bigint as fees_minor,
+      sum(channel_fees_minor)::bigint as channel_fees_minor, sum(payout_minor)::bigint as payout_minor
+    from stay_night_facts where account_id = ${accountId}
+    group by 1, 2, 3, 4 order by 1, 2, 3, 4`.execute(db);
+  return { nights: nights.rows, stored: stored.rows, recomputed: recomputed.rows };
+}
 
 describe.each(testDatabaseKinds)('stay-night facts on %s', (kind) => {
   let handle: DatabaseHandle;
@@ -65,5 +89,30 @@ describe.each(testDatabaseKinds)('stay-night facts on %s', (kind) => {
         .map((row) => row.nights)
         .sort((a, b) => a - b),
     ).toEqual([3, 3, 4, 4, 5, 90]);
+  });
+
+  it('keeps the nightly facts and the month roll-up equal to a rebuild through creates, edits and cancels', async () => {
+    const clock: Clock = { now: () => fixture.now };
+    const reservations = createReservationUseCases({ db: handle.db, clock });
+    const { owner } = fixture.account;
+    const created = await reservations.create(owner, {
+      listingId: fixture.listings.berlin,
+      startDate: '2026-04-27',
+      endDate: '2026-05-03',
+      guest: { firstName: 'Mara', lastName: 'Lind' },
+      adults: 2,
+      status: 'accepted',
+      guestPrice: 700,
+      hostPayout: 650.01,
+    });
+    await reservations.update(owner, { reservationId: created.id, endDate: '2026-05-05', guestPrice: 901.03 });
+    await reservations.cancel(owner, { reservationId: fixture.stays.s2 ?? '', cancelledBy: 'guest' });
+    const afterWrites = await snapshotFacts(handle.db, fixture.account.accountId);
+    expect(afterWrites.stored).toEqual(afterWrites.recomputed);
+    expect(afterWrites.nights.filter((row) => row.reservation_id === created.id)).toHaveLength(8);
+    expect(afterWrites.nights.filter((row) => row.reservation_id === fixture.stays.s2)).toHaveLength(0);
+
+    await rebuildStayNightFacts(handle.db, fixture.account.accountId);
+    expect(await snapshotFacts(handle.db, fixture.account.accountId)).toEqual(afterWrites);
   });
 });

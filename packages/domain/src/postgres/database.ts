@@ -148,6 +148,8 @@ export interface ReservationsTable {
   start_date: string;
   end_date: string;
   nights: ColumnType<number, never, never>;
+  /** Listing-local date of `confirmed_at`, else `created_at`; set by a trigger (migration 0004). */
+  booked_on: ColumnType<string, never, never>;
   currency: string;
   accommodation_minor: number;
   guest_price_minor: number;
@@ -205,6 +207,20 @@ export interface StayNightFactsTable {
   listing_id: string;
   channel: string;
   currency: string;
+  accommodation_minor: number;
+  fees_minor: number;
+  channel_fees_minor: number;
+  payout_minor: number;
+}
+
+/** Sold nights and money per listing, month, channel and currency; moved with every `stay_night_facts` change. */
+export interface StayMonthFactsTable {
+  listing_id: string;
+  month: string;
+  channel: string;
+  currency: string;
+  account_id: string;
+  nights: number;
   accommodation_minor: number;
   fees_minor: number;
   channel_fees_minor: number;
@@ -396,6 +412,7 @@ export interface Database {
   reservation_nights: ReservationNightsTable;
   reservation_changes: ReservationChangesTable;
   stay_night_facts: StayNightFactsTable;
+  stay_month_facts: StayMonthFactsTable;
   message_rules: MessageRulesTable;
   messages: MessagesTable;
   pricing_rules: PricingRulesTable;

@@ -4,27 +4,68 @@ import type { Executor } from '../database.ts';
 /**
  * Rewrites the `stay_night_facts` rows of some reservations from their current state: a sold (`accepted`)
  * reservation gets one row per night with its nightly rent and an even, largest-remainder share of its
- * stay-level fees, channel fees and payout; any other status gets none. Call it inside the transaction that
- * changed the reservation, after its nights and line items are written, so analytics never see a half-done
- * write.
+ * stay-level fees, channel fees and payout; any other status gets none. The monthly roll-up
+ * `stay_month_facts` moves by the same rows: the removed nights are subtracted and the new ones added, as
+ * upserts that commute, so concurrent writes to the same listing and month never lose each other's change.
+ * Call it inside the transaction that changed the reservations, after their nights and line items are
+ * written, so analytics never see a half-done write.
  */
 export async function refreshStayNightFacts(trx: Executor, reservationIds: readonly string[]): Promise<void> {
   if (reservationIds.length === 0) return;
   const ids = sql`${[...reservationIds]}::text[]`;
-  await sql`delete from stay_night_facts where reservation_id = any(${ids})`.execute(trx);
-  await insertStayNightFacts(trx, sql`r.id = any(${ids})`);
+  await sql`
+    with gone as (delete from stay_night_facts where reservation_id = any(${ids}) returning *)
+    ${addToMonths(sql`gone`, -1)}`.execute(trx);
+  await sql`
+    with added as (${insertFacts(sql`r.id = any(${ids})`)} returning *)
+    ${addToMonths(sql`added`, 1)}`.execute(trx);
 }
 
-/** Rebuilds every `stay_night_facts` row of one account, e.g. after rows were bulk-loaded without the store. */
+/** Rebuilds every stay-night and stay-month fact of one account, e.g. after rows were bulk-loaded. */
 export async function rebuildStayNightFacts(trx: Executor, accountId: string): Promise<void> {
+  await sql`delete from stay_month_facts where account_id = ${accountId}`.execute(trx);
   await sql`delete from stay_night_facts where account_id = ${accountId}`.execute(trx);
-  await insertStayNightFacts(trx, sql`r.account_id = ${accountId}`);
+  await insertFacts(sql`r.account_id = ${accountId}`).execute(trx);
+  await sql`
+    insert into stay_month_facts
+      (listing_id, month, channel, currency, account_id,
+       nights, accommodation_minor, fees_minor, channel_fees_minor, payout_minor)
+    select listing_id, date_trunc('month', night)::date, channel, currency, account_id, count(*),
+      sum(accommodation_minor), sum(fees_minor), sum(channel_fees_minor), sum(payout_minor)
+    from stay_night_facts
+    where account_id = ${accountId}
+    group by listing_id, date_trunc('month', night)::date, channel, currency, account_id`.execute(trx);
+}
+
+/**
+ * Line-item types that count as the host's fees in total revenue: charged to the guest on top of rent, kept by
+ * the host. Taxes, guest service fees and deposits are not revenue.
+ */
+export const stayFeeTypes = ['cleaning_fee', 'extra_guest_fee', 'pet_fee', 'other'] as const;
+
+/** An upsert adding `sign` × the nights of `rows` (a CTE of stay_night_facts rows) to their months. */
+function addToMonths(rows: RawBuilder<unknown>, sign: 1 | -1): RawBuilder<unknown> {
+  return sql`
+    insert into stay_month_facts as m
+      (listing_id, month, channel, currency, account_id,
+       nights, accommodation_minor, fees_minor, channel_fees_minor, payout_minor)
+    select listing_id, date_trunc('month', night)::date, channel, currency, account_id, ${sign} * count(*),
+      ${sign} * sum(accommodation_minor), ${sign} * sum(fees_minor), ${sign} * sum(channel_fees_minor),
+      ${sign} * sum(payout_minor)
+    from ${rows}
+    group by listing_id, date_trunc('month', night)::date, channel, currency, account_id
+    on conflict (listing_id, month, channel, currency) do update set
+      nights = m.nights + excluded.nights,
+      accommodation_minor = m.accommodation_minor + excluded.accommodation_minor,
+      fees_minor = m.fees_minor + excluded.fees_minor,
+      channel_fees_minor = m.channel_fees_minor + excluded.channel_fees_minor,
+      payout_minor = m.payout_minor + excluded.payout_minor`;
 }
 
 // share(x) = floor(x / nights) plus one cent on the first mod(x, nights) nights. PostgreSQL's mod takes the
 // dividend's sign, hence the double mod for negative amounts.
-async function insertStayNightFacts(trx: Executor, reservationFilter: RawBuilder<unknown>): Promise<void> {
-  await sql`
+function insertFacts(reservationFilter: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`
     insert into stay_night_facts
       (reservation_id, night, account_id, listing_id, channel, currency,
        accommodation_minor, fees_minor, channel_fees_minor, payout_minor)
@@ -36,8 +77,8 @@ async function insertStayNightFacts(trx: Executor, reservationFilter: RawBuilder
     join reservation_nights n on n.reservation_id = r.id
     cross join lateral (
       select
-        coalesce(sum(li.amount_minor) filter (where li.type in (${sql.join(stayFeeTypes.map((type) => sql.lit(type)))})), 0)::integer
-          as fees,
+        coalesce(sum(li.amount_minor) filter (
+          where li.type in (${sql.join(stayFeeTypes.map((type) => sql.lit(type)))})), 0)::integer as fees,
         coalesce(-sum(li.amount_minor) filter (where li.type = 'host_service_fee'), 0)::integer as channel_fees
       from reservation_line_items li
       where li.reservation_id = r.id
@@ -48,11 +89,5 @@ async function insertStayNightFacts(trx: Executor, reservationFilter: RawBuilder
         mod(mod(s.channel_fees, r.nights) + r.nights, r.nights) as channel_fees,
         mod(mod(r.host_payout_minor, r.nights) + r.nights, r.nights) as payout
     ) rem
-    where r.status = 'accepted' and ${reservationFilter}`.execute(trx);
+    where r.status = 'accepted' and ${reservationFilter}`;
 }
-
-/**
- * Line-item types that count as the host's fees in total revenue: charged to the guest on top of rent, kept by
- * the host. Taxes, guest service fees and deposits are not revenue.
- */
-export const stayFeeTypes = ['cleaning_fee', 'extra_guest_fee', 'pet_fee', 'other'] as const;

@@ -9,7 +9,8 @@ import { type Kysely, sql } from 'kysely';
  * so analytics add up nights instead of re-deriving them from reservations, line items and nightly rates on
  * every question. Rent comes from the nightly rates; stay-level fees, channel fees and the payout are split
  * evenly with largest-remainder cents (earlier nights take the spare cents), so each column adds up to the
- * stay's total exactly.
+ * stay's total exactly. `stay_month_facts` rolls them up per listing, month, channel and currency, so a
+ * year across thousands of listings reads a few thousand rows instead of hundreds of thousands.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
@@ -29,6 +30,24 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
     create index stay_night_facts_account_night on stay_night_facts (account_id, night)
     include (listing_id, channel, currency, accommodation_minor, fees_minor, channel_fees_minor, payout_minor)
+  `.execute(db);
+  await sql`
+    create table stay_month_facts (
+      listing_id text not null,
+      month date not null,
+      channel text not null,
+      currency char(3) not null,
+      account_id text not null,
+      nights integer not null,
+      accommodation_minor bigint not null,
+      fees_minor bigint not null,
+      channel_fees_minor bigint not null,
+      payout_minor bigint not null,
+      primary key (listing_id, month, channel, currency)
+    )`.execute(db);
+  await sql`
+    create index stay_month_facts_account_month on stay_month_facts (account_id, month)
+    include (listing_id, channel, currency, nights, accommodation_minor, fees_minor, channel_fees_minor, payout_minor)
   `.execute(db);
   // share(x) = floor(x / nights) plus one cent on the first mod(x, nights) nights; mod is made non-negative
   // because PostgreSQL's takes the dividend's sign.
@@ -55,9 +74,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         mod(mod(r.host_payout_minor, r.nights) + r.nights, r.nights) as payout
     ) rem
     where r.status = 'accepted'`.execute(db);
+  await sql`
+    insert into stay_month_facts
+    select listing_id, date_trunc('month', night)::date, channel, currency, account_id, count(*),
+      sum(accommodation_minor), sum(fees_minor), sum(channel_fees_minor), sum(payout_minor)
+    from stay_night_facts
+    group by listing_id, date_trunc('month', night)::date, channel, currency, account_id`.execute(db);
 }
 
 /** Drops the stay-night facts. */
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await sql`drop table if exists stay_month_facts`.execute(db);
   await sql`drop table if exists stay_night_facts`.execute(db);
 }
