@@ -10,15 +10,63 @@ import { createHelpUseCases, helpArticleId, syncHelpArticles } from '../src/post
 import { openTestDatabase, testDatabaseKinds } from '../src/postgres/testing.ts';
 import { webhookSignatureHeader } from '../src/webhooks/webhook-signature.ts';
 
-// The read and write tools of the seed specification (section 4.3) that Innkeep serves today, typed out here
-// rather than read from the code. The 23 analytics tools join this list when they ship.
-const shippedTools =
-  `list_listings get_listing get_calendar get_reservations get_reservation get_quote get_message_thread
-  get_message_rules get_pricing_rules get_reviews list_accounts get_account get_user list_help_articles
-  get_help_article collect_date_range send_message set_prices set_availability create_reservation
-  update_reservation cancel_reservation update_listing create_message_rule pause_message_rule
-  create_pricing_rule`.split(/\s+/);
-const unshippedTool = /get_[a-z_]*_stats|get_headline_kpis|get_metric_definitions|list_listing_groups/;
+// Every tool Innkeep serves with the scopes PRODUCT.md gives it, typed out here rather than read from the code
+// (the domain cannot import the MCP catalogue): 26 read and write tools of the seed specification and the 23
+// analytics tools.
+const toolScopes: Readonly<Record<string, readonly string[]>> = {
+  list_listings: ['listings:read'],
+  get_listing: ['listings:read'],
+  get_calendar: ['calendar:read'],
+  get_quote: ['calendar:read'],
+  get_reservations: ['reservations:read'],
+  get_reservation: ['reservations:read'],
+  get_message_thread: ['messages:read'],
+  get_message_rules: ['messageRules:read'],
+  get_pricing_rules: ['pricing:read'],
+  get_reviews: ['reviews:read'],
+  list_accounts: ['accounts:read'],
+  get_account: ['accounts:read'],
+  get_user: ['user:read'],
+  list_help_articles: ['help:read'],
+  get_help_article: ['help:read'],
+  collect_date_range: [],
+  send_message: ['messages:write'],
+  set_prices: ['calendar:write'],
+  set_availability: ['calendar:write'],
+  create_reservation: ['reservations:write'],
+  update_reservation: ['reservations:write'],
+  cancel_reservation: ['reservations:write'],
+  update_listing: ['listings:write'],
+  create_message_rule: ['messageRules:write'],
+  pause_message_rule: ['messageRules:write'],
+  create_pricing_rule: ['pricing:write'],
+  get_pricing_stats: ['calendar:read'],
+  get_upcoming_reservations: ['reservations:read'],
+  get_check_ins_check_outs: ['reservations:read'],
+  get_booking_pattern_stats: ['reservations:read'],
+  get_cancellation_stats: ['reservations:read'],
+  get_reservation_status_stats: ['reservations:read'],
+  get_channel_performance: ['reservations:read'],
+  get_pace_stats: ['reservations:read'],
+  get_revenue_stats: ['reservations:read'],
+  get_adr_stats: ['reservations:read'],
+  get_turnover_stats: ['reservations:read'],
+  get_headline_kpis: ['reservations:read', 'calendar:read'],
+  get_occupancy_stats: ['reservations:read', 'calendar:read'],
+  get_revpar_stats: ['reservations:read', 'calendar:read'],
+  get_timeseries_stats: ['reservations:read', 'calendar:read'],
+  get_listing_breakdown_stats: ['reservations:read', 'calendar:read'],
+  get_gap_analysis: ['reservations:read', 'calendar:read'],
+  get_response_time_stats: ['messages:read'],
+  get_response_time_breakdown: ['messages:read'],
+  get_review_stats: ['reviews:read'],
+  get_review_analytics: ['reviews:read'],
+  list_listing_groups: ['listingGroups:read'],
+  get_metric_definitions: [],
+};
+const toolNames = Object.keys(toolScopes);
+// What a tool name looks like in an article: a backticked verb_noun such as `get_calendar`.
+const mentionedTool = /`((?:get|list|set|create|update|cancel|pause|send|collect)_[a-z_]+)`/g;
 
 const seedScopes =
   `listings:read listings:write reservations:read reservations:write calendar:read calendar:write
@@ -29,9 +77,9 @@ const seedScopes =
 const article = (slug: string) => builtInHelpArticles.find((a) => a.slug === slug)?.body ?? '';
 
 describe('built-in help articles', () => {
-  it('ship 8–12 well-formed articles with unique slugs in known collections', () => {
+  it('ship 8–15 well-formed articles with unique slugs in known collections', () => {
     expect(builtInHelpArticles.length).toBeGreaterThanOrEqual(8);
-    expect(builtInHelpArticles.length).toBeLessThanOrEqual(12);
+    expect(builtInHelpArticles.length).toBeLessThanOrEqual(15);
     expect(new Set(builtInHelpArticles.map((a) => a.slug)).size).toBe(builtInHelpArticles.length);
     for (const a of builtInHelpArticles) {
       expect(a.slug).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
@@ -53,11 +101,33 @@ describe('built-in help articles', () => {
     for (const name of known) expect(article('message-rules')).toContain(`\`{{${name}}}\``);
   });
 
-  it('document every scope and every tool Innkeep serves, and no tool it does not serve yet', () => {
-    expect(shippedTools).toHaveLength(26);
-    for (const tool of shippedTools) expect(article('oauth-scopes')).toContain(`\`${tool}\``);
-    for (const { slug } of builtInHelpArticles) expect(article(slug)).not.toMatch(unshippedTool);
+  it('document every scope, and every tool Innkeep serves with the scopes it needs', () => {
+    expect(toolNames).toHaveLength(49);
+    const rows = article('oauth-scopes')
+      .split('\n')
+      .filter((line) => line.startsWith('| `') && line.includes('_'));
+    for (const tool of toolNames) {
+      const row = rows.find((line) => line.includes(`\`${tool}\``));
+      expect(row, tool).toBeDefined();
+      const scopes = (row ?? '').split('|')[2] ?? '';
+      const listed = [...scopes.matchAll(/`([a-zA-Z]+:[a-z]+)`/g)].map((match) => match[1]);
+      expect(listed.sort(), tool).toEqual([...(toolScopes[tool] ?? [])].sort());
+      if (listed.length === 0) expect(scopes.trim(), tool).toBe('none');
+    }
     for (const scope of seedScopes) expect(article('oauth-scopes')).toContain(`\`${scope}\``);
+  });
+
+  it('name only tools that exist, and explain the analytics with the tools that answer each question', () => {
+    for (const { slug, body } of builtInHelpArticles) {
+      for (const [, tool] of body.matchAll(mentionedTool))
+        expect(toolNames, `${slug}: ${tool}`).toContain(tool);
+    }
+    const analytics = article('analytics');
+    for (const tool of toolNames.slice(26)) {
+      expect(analytics, tool).toContain(`\`${tool}\``);
+    }
+    expect(analytics).toMatch(/booked nights \/ available nights/);
+    expect(analytics).toMatch(/`no_available_nights`/);
   });
 
   it('describe every webhook event and the limits of the product contract', () => {

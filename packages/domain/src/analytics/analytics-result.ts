@@ -18,6 +18,7 @@ export const nullReasons = [
   'no_completed_stays',
   'no_responses',
   'no_open_nights',
+  'no_guest_messages',
 ] as const;
 /** One of {@link nullReasons}. */
 export type NullReason = (typeof nullReasons)[number];

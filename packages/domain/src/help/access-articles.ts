@@ -80,12 +80,12 @@ tool or operation runs. Every tool stays listed whatever you granted; calling on
 | \`listings:read\`, \`listings:write\` | read, update listing details |
 | \`reservations:read\`, \`reservations:write\` | read reservations; create, update, cancel them |
 | \`calendar:read\`, \`calendar:write\` | read, update availability and prices |
-| \`messages:read\`, \`messages:write\` | read message threads; send messages to guests |
+| \`messages:read\`, \`messages:write\` | read message threads and response times; send messages to guests |
 | \`messageRules:read\`, \`messageRules:write\` | read, manage automated message rules |
 | \`pricing:read\`, \`pricing:write\` | read, create pricing rules |
 | \`listingGroups:read\`, \`listingGroups:write\` | read, manage listing groups and owner import links |
 | \`locks:read\`, \`locks:write\` | read, manage smart lock settings |
-| \`reviews:read\` | read guest reviews |
+| \`reviews:read\` | read guest reviews and review figures |
 | \`accounts:read\` | read connected channel accounts |
 | \`user:read\` | read the user's profile |
 | \`help:read\` | read the service's help-center articles |
@@ -98,16 +98,18 @@ A tool needs all the scopes in its row.
 | Tools | Scopes |
 |---|---|
 | \`list_listings\`, \`get_listing\` | \`listings:read\` |
-| \`get_calendar\`, \`get_quote\` | \`calendar:read\` |
-| \`get_reservations\`, \`get_reservation\` | \`reservations:read\` |
-| \`get_message_thread\` | \`messages:read\` |
+| \`get_calendar\`, \`get_quote\`, \`get_pricing_stats\` | \`calendar:read\` |
+| \`get_reservations\`, \`get_reservation\`, \`get_upcoming_reservations\`, \`get_check_ins_check_outs\`, \`get_booking_pattern_stats\`, \`get_cancellation_stats\`, \`get_reservation_status_stats\`, \`get_channel_performance\`, \`get_pace_stats\`, \`get_revenue_stats\`, \`get_adr_stats\`, \`get_turnover_stats\` | \`reservations:read\` |
+| \`get_headline_kpis\`, \`get_occupancy_stats\`, \`get_revpar_stats\`, \`get_timeseries_stats\`, \`get_listing_breakdown_stats\`, \`get_gap_analysis\` | \`reservations:read\` and \`calendar:read\` |
+| \`get_message_thread\`, \`get_response_time_stats\`, \`get_response_time_breakdown\` | \`messages:read\` |
 | \`get_message_rules\` | \`messageRules:read\` |
 | \`get_pricing_rules\` | \`pricing:read\` |
-| \`get_reviews\` | \`reviews:read\` |
+| \`get_reviews\`, \`get_review_stats\`, \`get_review_analytics\` | \`reviews:read\` |
 | \`list_accounts\`, \`get_account\` | \`accounts:read\` |
 | \`get_user\` | \`user:read\` |
 | \`list_help_articles\`, \`get_help_article\` | \`help:read\` |
-| \`collect_date_range\` | none |
+| \`list_listing_groups\` | \`listingGroups:read\` |
+| \`collect_date_range\`, \`get_metric_definitions\` | none |
 | \`send_message\` | \`messages:write\` |
 | \`set_prices\`, \`set_availability\` | \`calendar:write\` |
 | \`create_reservation\`, \`update_reservation\`, \`cancel_reservation\` | \`reservations:write\` |

@@ -7,6 +7,7 @@ import {
   subscriptionsArticle,
   webhooksArticle,
 } from './access-articles.ts';
+import { analyticsArticle } from './analytics-articles.ts';
 import {
   availabilityAndBlocksArticle,
   datesAndTimeZonesArticle,
@@ -32,5 +33,6 @@ export const builtInHelpArticles: readonly HelpArticleSource[] = [
   pricingRulesArticle,
   quotesAndDiscountsArticle,
   messageRulesArticle,
+  analyticsArticle,
   subscriptionsArticle,
 ];

@@ -244,6 +244,27 @@ export interface ReservationChangesTable {
   diff: ColumnType<unknown, string | undefined, string>;
   actor_user_id: string | null;
   client_id: string | null;
+  /** The reservation's listing and channel, and the next snapshot's `changed_at` (null for the latest one):
+   * filled by a statement trigger after every insert (migration 0004), so null only inside that statement. */
+  listing_id: ColumnType<string | null, never, never>;
+  channel: ColumnType<string | null, never, never>;
+  valid_until: ColumnType<Date | null, never, never>;
+}
+
+/** One wait of a guest for a reply; maintained by `refreshGuestWaits` in every message insert. */
+export interface GuestWaitsTable {
+  guest_message_id: string;
+  reservation_id: string;
+  account_id: string;
+  listing_id: string;
+  channel: string;
+  stage: string;
+  guest_message_at: Date;
+  local_date: string;
+  local_hour: number;
+  local_weekday: number;
+  response_seconds: number | null;
+  automated_seconds: number | null;
 }
 
 export interface MessageRulesTable {
@@ -415,6 +436,7 @@ export interface Database {
   stay_month_facts: StayMonthFactsTable;
   message_rules: MessageRulesTable;
   messages: MessagesTable;
+  guest_waits: GuestWaitsTable;
   pricing_rules: PricingRulesTable;
   locks: LocksTable;
   lock_listings: LockListingsTable;

@@ -222,8 +222,8 @@ export const dailyBriefingPrompt = definePrompt({
         'next step with the exact tool: get_message_thread to read a conversation and send_message to reply ' +
         '(the guest_response prompt drafts one); get_reservation for a stay’s details; update_reservation to ' +
         'add an access code; get_calendar, then set_prices (price or minNights), create_pricing_rule (e.g. ' +
-        'orphanGapMaxNights) or set_availability to fill or close a gap; get_reservations (with a date window) for ' +
-        'the full arrival and departure lists or other days. Change nothing and send nothing until the host approves that exact change or message.',
+        'orphanGapMaxNights) or set_availability to fill or close a gap; get_check_ins_check_outs for the full ' +
+        'arrival and departure lists or other days, get_upcoming_reservations for what comes next. Change nothing and send nothing until the host approves that exact change or message.',
       untrustedNotice,
     ];
     return {

@@ -185,7 +185,9 @@ export const pricingReviewPrompt = definePrompt({
         'above so a new rule does not double one in force.\n' +
         '3. Present the proposals as a list and wait. Call set_prices or create_pricing_rule only for what ' +
         'the host approves, exactly as approved: new prices reach guests on every channel. For more detail ' +
-        'use get_calendar, get_quote, get_reservations or get_pricing_rules.',
+        'use get_pace_stats (on the books against the same lead time last year), get_gap_analysis (orphan ' +
+        'nights and their value), get_pricing_stats (listed against booked prices), get_occupancy_stats, ' +
+        'get_calendar, get_quote or get_pricing_rules.',
     ].join('\n\n');
     return {
       description: `Pricing review of ${only?.name ?? 'the portfolio'}, ${startDate} → ${endDate}`,

@@ -1,8 +1,80 @@
 import type { ReservationAnalyticsUseCases } from '../../analytics/reservation-analytics.ts';
+import { checkInsCheckOutsInputSchema } from '../../analytics/reservation-arrivals.ts';
+import { cancellationStatsInputSchema } from '../../analytics/reservation-cancellations.ts';
+import { gapAnalysisInputSchema } from '../../analytics/reservation-gaps.ts';
+import { paceStatsInputSchema } from '../../analytics/reservation-pace.ts';
+import { bookingPatternStatsInputSchema } from '../../analytics/reservation-patterns.ts';
+import { reservationStatusStatsInputSchema } from '../../analytics/reservation-statuses.ts';
+import { turnoverStatsInputSchema } from '../../analytics/reservation-turnovers.ts';
+import { upcomingReservationsInputSchema } from '../../analytics/reservation-upcoming.ts';
+import { parseInput } from '../../core/input.ts';
 import type { StoreDeps } from '../store-deps.ts';
+import { resolveAnalyticsScope } from './analytics-scope.ts';
+import { withAnalyticsSettings } from './guest-query-settings.ts';
+import { checkInsCheckOuts } from './reservation-arrivals.ts';
+import { cancellationStats } from './reservation-cancellations.ts';
+import { gapAnalysis } from './reservation-gaps.ts';
+import { paceStats } from './reservation-pace.ts';
+import { bookingPatternStats } from './reservation-patterns.ts';
+import { reservationStatusStats } from './reservation-statuses.ts';
+import { turnoverStats } from './reservation-turnovers.ts';
+import { upcomingReservations } from './reservation-upcoming.ts';
 
-/** Reservation analytics over PostgreSQL. */
-export function createReservationAnalytics({ db }: StoreDeps): ReservationAnalyticsUseCases {
-  void db;
-  return {};
+/**
+ * Reservation analytics over PostgreSQL: each method validates its input, then, in one transaction with the
+ * analytics settings (no JIT, more work memory) and so one snapshot for all its statements, resolves the
+ * listing, group and channel filters against the actor's account and runs its set-based queries (one file
+ * per tool).
+ */
+export function createReservationAnalytics({ db, clock }: StoreDeps): ReservationAnalyticsUseCases {
+  return {
+    async getPaceStats(actor, rawInput) {
+      const input = parseInput(paceStatsInputSchema, rawInput);
+      return withAnalyticsSettings(db, async (trx) =>
+        paceStats(trx, await resolveAnalyticsScope(trx, actor, input), input, clock.now()),
+      );
+    },
+    async getBookingPatternStats(actor, rawInput) {
+      const input = parseInput(bookingPatternStatsInputSchema, rawInput);
+      return withAnalyticsSettings(db, async (trx) =>
+        bookingPatternStats(trx, await resolveAnalyticsScope(trx, actor, input), input),
+      );
+    },
+    async getCancellationStats(actor, rawInput) {
+      const input = parseInput(cancellationStatsInputSchema, rawInput);
+      return withAnalyticsSettings(db, async (trx) =>
+        cancellationStats(trx, await resolveAnalyticsScope(trx, actor, input), input, clock.now()),
+      );
+    },
+    async getReservationStatusStats(actor, rawInput) {
+      const input = parseInput(reservationStatusStatsInputSchema, rawInput);
+      return withAnalyticsSettings(db, async (trx) =>
+        reservationStatusStats(trx, await resolveAnalyticsScope(trx, actor, input), input, clock.now()),
+      );
+    },
+    async getGapAnalysis(actor, rawInput) {
+      const input = parseInput(gapAnalysisInputSchema, rawInput);
+      return withAnalyticsSettings(db, async (trx) =>
+        gapAnalysis(trx, await resolveAnalyticsScope(trx, actor, input), input, clock.now()),
+      );
+    },
+    async getTurnoverStats(actor, rawInput) {
+      const input = parseInput(turnoverStatsInputSchema, rawInput);
+      return withAnalyticsSettings(db, async (trx) =>
+        turnoverStats(trx, await resolveAnalyticsScope(trx, actor, input), input),
+      );
+    },
+    async getCheckInsCheckOuts(actor, rawInput) {
+      const input = parseInput(checkInsCheckOutsInputSchema, rawInput);
+      return withAnalyticsSettings(db, async (trx) =>
+        checkInsCheckOuts(trx, await resolveAnalyticsScope(trx, actor, input), input),
+      );
+    },
+    async getUpcomingReservations(actor, rawInput) {
+      const input = parseInput(upcomingReservationsInputSchema, rawInput);
+      return withAnalyticsSettings(db, async (trx) =>
+        upcomingReservations(trx, await resolveAnalyticsScope(trx, actor, input), input, clock.now()),
+      );
+    },
+  };
 }

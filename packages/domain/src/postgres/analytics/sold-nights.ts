@@ -38,9 +38,14 @@ export function soldNightRows(scope: AnalyticsScope, period: AnalyticsPeriod): R
  * The calendar months wholly inside `period`: from `firstWholeMonth` up to (not including)
  * `afterWholeMonths`. Without any, both are the day after the period, so every night is an edge night.
  */
-export function wholeMonthsOf(period: AnalyticsPeriod): { firstWholeMonth: string; afterWholeMonths: string } {
+export function wholeMonthsOf(period: AnalyticsPeriod): {
+  firstWholeMonth: string;
+  afterWholeMonths: string;
+} {
   const dayAfter = addDays(period.endDate, 1);
-  const firstWholeMonth = period.startDate.endsWith('-01') ? period.startDate : nextMonthStart(period.startDate);
+  const firstWholeMonth = period.startDate.endsWith('-01')
+    ? period.startDate
+    : nextMonthStart(period.startDate);
   const afterWholeMonths = `${dayAfter.slice(0, 7)}-01`;
   if (firstWholeMonth >= afterWholeMonths) return { firstWholeMonth: dayAfter, afterWholeMonths: dayAfter };
   return { firstWholeMonth, afterWholeMonths };

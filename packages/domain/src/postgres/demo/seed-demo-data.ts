@@ -5,6 +5,7 @@ import { DomainError } from '../../core/errors.ts';
 import { parseInput } from '../../core/input.ts';
 import { hashPassword } from '../../identity/secrets.ts';
 import type { Channel } from '../../listings/listings.ts';
+import { rebuildGuestWaits } from '../analytics/guest-waits.ts';
 import { rebuildStayNightFacts } from '../analytics/stay-night-facts.ts';
 import type { ChannelAccountsTable, Database, UsersTable } from '../database.ts';
 import { inTransaction } from '../transaction.ts';
@@ -177,8 +178,10 @@ export async function seedDemoData(db: Kysely<Database>, options: DemoOptions): 
     await writer.flush();
     report('analytics', 0, 2);
     await rebuildStayNightFacts(trx, demo.account.accountId);
+    await rebuildGuestWaits(trx, demo.account.accountId);
     report('analytics', 1, 2);
     await rebuildStayNightFacts(trx, lapsed.account.accountId);
+    await rebuildGuestWaits(trx, lapsed.account.accountId);
     report('analytics', 2, 2);
     return {
       accountId: demo.account.accountId,

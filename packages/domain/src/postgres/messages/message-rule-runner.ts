@@ -4,7 +4,9 @@ import { parseInput } from '../../core/input.ts';
 import type { Channel } from '../../listings/listings.ts';
 import { type MessageRuleRunner, runDueMessageRulesInputSchema } from '../../messages/message-rule-runner.ts';
 import { renderTemplate } from '../../messages/render-template.ts';
+import { refreshGuestWaits } from '../analytics/guest-waits.ts';
 import type { StoreDeps } from '../store-deps.ts';
+import { inTransaction } from '../transaction.ts';
 
 /** How far back a due message is still sent: a down server catches up a day, a new rule skips past guests. */
 const lookbackHours = 24;
@@ -44,52 +46,60 @@ export function createMessageRuleRunner({ db, clock }: StoreDeps): MessageRuleRu
       const since = new Date(now.getTime() - lookbackHours * 3_600_000);
       const { rows } = await dueQuery(now, since, options.limit).execute(db);
       if (rows.length === 0) return { sent: 0, skipped: 0 };
-      const inserted = await db
-        .insertInto('messages')
-        .values(
-          rows.map((row) => ({
-            id: newId('message'),
-            account_id: row.account_id,
-            reservation_id: row.reservation_id,
-            sender: 'automation',
-            body: renderTemplate(row.text, {
-              guestFirstName: row.guest_first_name,
-              guestLastName: row.guest_last_name,
-              adults: row.adults,
-              children: row.children,
-              listingName: row.listing_name,
-              listingAddress: row.listing_address,
-              listingCity: row.listing_city,
-              countryCode: row.country_code,
-              startDate: row.start_date,
-              endDate: row.end_date,
-              checkInHour: row.check_in_hour,
-              checkOutHour: row.check_out_hour,
-              confirmationCode: row.confirmation_code,
-              accessCode: row.access_code,
-              channel: row.channel as Channel,
-              guestPriceMinor: row.guest_price_minor,
-              currency: row.currency,
-              hostFirstName: row.host_first_name ?? '',
-            }),
-            sent_at: now,
-            message_rule_id: row.rule_id,
-            author_user_id: null,
-            delivery_status: 'queued',
-          })),
-        )
-        // A runner on another instance may have sent some of these since we looked: the unique index
-        // from migration 2026_11_21_0002 keeps its copy and drops ours.
-        .onConflict((conflict) =>
-          conflict
-            .columns(['reservation_id', 'message_rule_id'])
-            // A literal, not a parameter: PostgreSQL matches a partial index's predicate only by its text.
-            .where('sender', '=', sql.lit('automation'))
-            .where('message_rule_id', 'is not', null)
-            .doNothing(),
-        )
-        .returning('id')
-        .execute();
+      // The waits of the threads written to move in the same transaction as their messages.
+      const inserted = await inTransaction(db, async (trx) => {
+        const written = await trx
+          .insertInto('messages')
+          .values(
+            rows.map((row) => ({
+              id: newId('message'),
+              account_id: row.account_id,
+              reservation_id: row.reservation_id,
+              sender: 'automation',
+              body: renderTemplate(row.text, {
+                guestFirstName: row.guest_first_name,
+                guestLastName: row.guest_last_name,
+                adults: row.adults,
+                children: row.children,
+                listingName: row.listing_name,
+                listingAddress: row.listing_address,
+                listingCity: row.listing_city,
+                countryCode: row.country_code,
+                startDate: row.start_date,
+                endDate: row.end_date,
+                checkInHour: row.check_in_hour,
+                checkOutHour: row.check_out_hour,
+                confirmationCode: row.confirmation_code,
+                accessCode: row.access_code,
+                channel: row.channel as Channel,
+                guestPriceMinor: row.guest_price_minor,
+                currency: row.currency,
+                hostFirstName: row.host_first_name ?? '',
+              }),
+              sent_at: now,
+              message_rule_id: row.rule_id,
+              author_user_id: null,
+              delivery_status: 'queued',
+            })),
+          )
+          // A runner on another instance may have sent some of these since we looked: the unique index
+          // from migration 2026_11_21_0002 keeps its copy and drops ours.
+          .onConflict((conflict) =>
+            conflict
+              .columns(['reservation_id', 'message_rule_id'])
+              // A literal, not a parameter: PostgreSQL matches a partial index's predicate only by its text.
+              .where('sender', '=', sql.lit('automation'))
+              .where('message_rule_id', 'is not', null)
+              .doNothing(),
+          )
+          .returning('reservation_id')
+          .execute();
+        await refreshGuestWaits(
+          trx,
+          written.map((row) => row.reservation_id),
+        );
+        return written;
+      });
       return { sent: inserted.length, skipped: rows.length - inserted.length };
     },
   };

@@ -13,6 +13,7 @@ import {
   sendMessageInputSchema,
 } from '../../messages/messages.ts';
 import type { ReservationStatus } from '../../reservations/reservation-status.ts';
+import { refreshGuestWaits } from '../analytics/guest-waits.ts';
 import type { MessagesTable } from '../database.ts';
 import { findReservationViewOrThrow } from '../reservations/reservation-queries.ts';
 import type { StoreDeps } from '../store-deps.ts';
@@ -95,6 +96,7 @@ export function createMessageUseCases({ db, clock }: StoreDeps): MessageUseCases
           delivery_status: 'queued',
         } satisfies Insertable<MessagesTable>;
         await trx.insertInto('messages').values(row).execute();
+        await refreshGuestWaits(trx, [reservation.id]);
         await recordAudit(trx, actor, {
           action: 'message.send',
           targetType: 'message',

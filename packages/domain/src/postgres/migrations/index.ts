@@ -2,6 +2,9 @@ import type { Migration } from 'kysely/migration';
 import * as accountModel from './2026_11_21_0001_account_model.ts';
 import * as automationOnce from './2026_11_21_0002_automation_once.ts';
 import * as stayNightFacts from './2026_11_24_0003_stay_night_facts.ts';
+import * as reservationAnalytics from './2026_11_24_0004_reservation_analytics.ts';
+import * as guestAnalytics from './2026_11_24_0005_guest_analytics.ts';
+import * as performanceAnalytics from './2026_11_24_0006_performance_analytics.ts';
 
 /**
  * The domain's migrations by name. Names sort in the order they run; other packages (auth) contribute
@@ -11,4 +14,7 @@ export const domainMigrations: Readonly<Record<string, Migration>> = {
   '2026_11_21_0001_account_model': accountModel,
   '2026_11_21_0002_automation_once': automationOnce,
   '2026_11_24_0003_stay_night_facts': stayNightFacts,
+  '2026_11_24_0004_reservation_analytics': reservationAnalytics,
+  '2026_11_24_0005_guest_analytics': guestAnalytics,
+  '2026_11_24_0006_performance_analytics': performanceAnalytics,
 };

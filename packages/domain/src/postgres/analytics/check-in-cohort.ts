@@ -1,0 +1,113 @@
+import { sql } from 'kysely';
+import type { AnalyticsPeriod } from '../../analytics/analytics-period.ts';
+import { maxDate, minDate } from '../../core/dates.ts';
+import type { Executor } from '../database.ts';
+import { type AnalyticsScope, channelInScope, listingInScope } from './analytics-scope.ts';
+
+/**
+ * The check-in cohort of a period: reservations whose check-in date falls in it. ALOS, lead time and the
+ * cancellation rate all use this cohort (a stay counts once, in the period it starts), so every tool that
+ * shows them reads them from here.
+ */
+export interface CheckInCohortTotals {
+  /** Live (accepted) reservations checking in during the period. */
+  readonly checkIns: number;
+  /** Their whole-stay nights, including nights after the period: ALOS = stayNights / checkIns. */
+  readonly stayNights: number;
+  /** Sum of their lead times in days (check-in − listing-local booking date): mean = leadDaysSum / checkIns. */
+  readonly leadDaysSum: number;
+  /** Median lead time in days (mean of the two middle values for an even count); null without check-ins. */
+  readonly leadTimeMedian: number | null;
+  /** Cancelled reservations that were to check in during the period. */
+  readonly cancelled: number;
+  /** Cancelled plus live: the cancellation rate's denominator (inquiries, declined, expired, pending excluded). */
+  readonly cancellable: number;
+}
+
+/**
+ * Check-in cohort totals for each of `periods` (one result per period, in order), in one statement over the
+ * union of the periods. Lead time is check-in − `booked_on`, the listing-local date of confirmation (else
+ * creation) kept on every reservation; the median comes from the per-day histogram of lead times, so the
+ * statement never sorts the cohort itself.
+ */
+export async function checkInCohortTotals(
+  db: Executor,
+  scope: AnalyticsScope,
+  periods: readonly AnalyticsPeriod[],
+): Promise<CheckInCohortTotals[]> {
+  if (periods.length === 0) return [];
+  // Equal periods (a 12-month previous period is also last year's) are computed once.
+  const keys = periods.map((period) => `${period.startDate}/${period.endDate}`);
+  const distinctKeys = [...new Set(keys)];
+  const distinct = distinctKeys.map((key) => periods[keys.indexOf(key)] as AnalyticsPeriod);
+  const from = distinct.map((period) => period.startDate).reduce(minDate);
+  const to = distinct.map((period) => period.endDate).reduce(maxDate);
+  const periodRows = sql.join(
+    distinct.map(
+      (period, index) => sql`(${index}::integer, ${period.startDate}::date, ${period.endDate}::date)`,
+    ),
+  );
+
+  const { rows } = await sql<{
+    period_index: number;
+    check_ins: string;
+    stay_nights: string;
+    lead_days_sum: string;
+    lead_time_median: string | null;
+    cancelled: string;
+    cancellable: string;
+  }>`
+    with periods (period_index, start_date, end_date) as (values ${periodRows}),
+    histogram as (
+      select p.period_index, r.status = 'accepted' as live, r.start_date - r.booked_on as lead_days,
+        count(*) as reservations, sum(r.nights) as nights
+      from reservations r
+      join periods p on r.start_date between p.start_date and p.end_date
+      where r.account_id = ${scope.accountId}
+        and r.start_date between ${from}::date and ${to}::date
+        and r.status in ('accepted', 'cancelled')
+        and ${listingInScope(scope, 'r.listing_id')}
+        and ${channelInScope(scope, 'r.channel')}
+      group by 1, 2, 3
+    ),
+    live_leads as (
+      select period_index, lead_days,
+        (sum(reservations) over (partition by period_index order by lead_days))::bigint as up_to,
+        (sum(reservations) over (partition by period_index))::bigint as total
+      from histogram
+      where live
+    ),
+    medians as (
+      -- The lead times at positions floor((n + 1) / 2) and floor(n / 2) + 1 of the sorted cohort.
+      select period_index,
+        (min(lead_days) filter (where up_to >= (total + 1) / 2)
+          + min(lead_days) filter (where up_to >= total / 2 + 1)) / 2.0 as lead_time_median
+      from live_leads
+      group by period_index
+    )
+    select p.period_index,
+      coalesce(sum(h.reservations) filter (where h.live), 0)::bigint as check_ins,
+      coalesce(sum(h.nights) filter (where h.live), 0)::bigint as stay_nights,
+      coalesce(sum(h.reservations * h.lead_days) filter (where h.live), 0)::bigint as lead_days_sum,
+      m.lead_time_median,
+      coalesce(sum(h.reservations) filter (where not h.live), 0)::bigint as cancelled,
+      coalesce(sum(h.reservations), 0)::bigint as cancellable
+    from periods p
+    left join histogram h on h.period_index = p.period_index
+    left join medians m on m.period_index = p.period_index
+    group by p.period_index, m.lead_time_median`.execute(db);
+
+  const byIndex = new Map(rows.map((row) => [Number(row.period_index), row]));
+  const totals = distinct.map((_, index): CheckInCohortTotals => {
+    const row = byIndex.get(index);
+    return {
+      checkIns: Number(row?.check_ins ?? 0),
+      stayNights: Number(row?.stay_nights ?? 0),
+      leadDaysSum: Number(row?.lead_days_sum ?? 0),
+      leadTimeMedian: row?.lead_time_median == null ? null : Number(row.lead_time_median),
+      cancelled: Number(row?.cancelled ?? 0),
+      cancellable: Number(row?.cancellable ?? 0),
+    };
+  });
+  return keys.map((key) => totals[distinctKeys.indexOf(key)] as CheckInCohortTotals);
+}

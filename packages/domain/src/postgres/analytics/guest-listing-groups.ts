@@ -1,0 +1,64 @@
+import { type RawBuilder, sql } from 'kysely';
+import type { ListingGroupSummary } from '../../analytics/guest-analytics.ts';
+import type { Actor } from '../../core/actor.ts';
+import { decodeCursor, type Page, toPage } from '../../core/paging.ts';
+import type { Executor } from '../database.ts';
+
+interface GroupSummaryRow {
+  id: string;
+  name: string;
+  owner_name: string | null;
+  member_count: number;
+  members: { id: string; name: string }[];
+}
+
+/**
+ * A page of the account's listing groups by name, each with its size and its first `membersListed` listings
+ * by name: what a model needs to pick a group to filter analytics by, without the owner's import link (a
+ * credential) or thousands of member ids.
+ */
+export async function listingGroupSummaries(
+  db: Executor,
+  actor: Actor,
+  page: { limit: number; cursor?: string | undefined; membersListed: number },
+): Promise<Page<ListingGroupSummary>> {
+  const { rows } = await sql<GroupSummaryRow>`
+    select g.id, g.name, g.owner_name,
+      (select count(*) from listing_group_members m where m.group_id = g.id)::bigint as member_count,
+      (
+        select coalesce(json_agg(json_build_object('id', first.id, 'name', first.name) order by first.name, first.id),
+          '[]'::json)
+        from (
+          select l.id, l.name
+          from listing_group_members m
+          join listings l on l.id = m.listing_id
+          where m.group_id = g.id
+          order by l.name, l.id
+          limit ${page.membersListed}::integer
+        ) first
+      ) as members
+    from listing_groups g
+    where g.account_id = ${actor.accountId} and ${afterCursor(page.cursor)}
+    order by g.name, g.id
+    limit ${page.limit + 1}::integer`.execute(db);
+  return toPage(
+    rows,
+    page.limit,
+    (row) => ({
+      id: row.id,
+      name: row.name,
+      ownerName: row.owner_name,
+      memberCount: Number(row.member_count),
+      members: row.members,
+      membersTruncated: row.members.length < Number(row.member_count),
+    }),
+    (row) => [row.name, row.id],
+  );
+}
+
+/** Groups after the cursor's (name, id) in list order; every group without a cursor. */
+function afterCursor(cursor: string | undefined): RawBuilder<boolean> {
+  if (cursor === undefined) return sql<boolean>`true`;
+  const [name, id] = decodeCursor(cursor, 2).map(String);
+  return sql<boolean>`(g.name, g.id) > (${name}, ${id})`;
+}

@@ -1,0 +1,349 @@
+import { sql } from 'kysely';
+import type { z } from 'zod';
+import {
+  type AnalyticsPeriod,
+  periodNights,
+  samePeriodLastYear,
+  shiftYears,
+} from '../../analytics/analytics-period.ts';
+import { ratioOf } from '../../analytics/analytics-result.ts';
+import type { CurrencyAmount } from '../../analytics/reservation-figures.ts';
+import {
+  type OnTheBooks,
+  type PaceStats,
+  type Pickup,
+  type paceStatsInputSchema,
+  pickupWindowDays,
+} from '../../analytics/reservation-pace.ts';
+import { addDays, type LocalDate, maxDate, minDate } from '../../core/dates.ts';
+import { DomainError } from '../../core/errors.ts';
+import { currencyExponent, toMajorUnits } from '../../core/money.ts';
+import type { Executor } from '../database.ts';
+import { type AnalyticsScope, analyticsMeta, channelInScope, listingInScope } from './analytics-scope.ts';
+import { change } from './performance-calculations.ts';
+import { supplyByPeriod } from './performance-supply.ts';
+import { accountToday } from './reservation-today.ts';
+
+type PaceInput = z.output<typeof paceStatsInputSchema>;
+
+/** One moment the books are read at, for one stay period. */
+interface BooksReading {
+  readonly asOf: LocalDate;
+  readonly period: AnalyticsPeriod;
+}
+
+/** What was on the books at one reading, per currency, in minor units. */
+interface BooksTotals {
+  readonly reservations: number;
+  readonly nights: number;
+  readonly rentMinor: ReadonlyMap<string, number>;
+}
+
+/**
+ * get_pace_stats: the books for the period at the end of `asOf` (account time zone), the same stay dates a
+ * year earlier at the end of `asOf` − 1 year, and the pickup over each window before `asOf`. The books at a
+ * moment are, for each reservation, its latest change-log snapshot by then (`reservation_changes`, with
+ * `valid_until` marking when the next one replaced it) when that snapshot is accepted.
+ */
+export async function paceStats(
+  db: Executor,
+  scope: AnalyticsScope,
+  input: PaceInput,
+  now: Date,
+): Promise<PaceStats> {
+  const { timeZone, today } = await accountToday(db, scope.accountId, now);
+  const asOf = input.asOf ?? today;
+  if (asOf > today) {
+    throw new DomainError(
+      'invalid_argument',
+      `asOf ${asOf} is after today (${today}); the books are not known yet.`,
+      {
+        details: { asOf, today },
+      },
+    );
+  }
+  const period: AnalyticsPeriod = { startDate: input.startDate, endDate: input.endDate };
+  const lastYearPeriod = samePeriodLastYear(period);
+  const windows = [...new Set(input.pickupDays ?? pickupWindowDays)].sort((a, b) => a - b);
+  const readings: BooksReading[] = [
+    { asOf, period },
+    { asOf: shiftYears(asOf, -1), period: lastYearPeriod },
+    ...windows.map((days) => ({ asOf: addDays(asOf, -days), period })),
+  ];
+
+  const endOfDay = await endsOfDays(
+    db,
+    timeZone,
+    readings.map((reading) => reading.asOf),
+  );
+  const totals = await booksAt(db, scope, endOfDay, readings);
+  const [current, lastYear] = totals as [BooksTotals, BooksTotals];
+  const [supply, lastYearSupply] = await supplyByPeriod(db, scope, [period, lastYearPeriod]);
+  const events = await pickupEvents(db, scope, endOfDay, period, asOf, windows);
+
+  const currencies = new Set([...current.rentMinor.keys(), ...lastYear.rentMinor.keys()]);
+  const onTheBooks = booksFigures(readings[0] as BooksReading, current, supply?.availableNights ?? 0);
+  const lastYearBooks = booksFigures(
+    readings[1] as BooksReading,
+    lastYear,
+    lastYearSupply?.availableNights ?? 0,
+  );
+  const pickup = windows.map((days, index): Pickup => {
+    const then = totals[index + 2] as BooksTotals;
+    const windowEvents = events.get(days) ?? {
+      newReservations: 0,
+      newNights: 0,
+      cancelled: 0,
+      cancelledNights: 0,
+    };
+    const rentCurrencies = [...new Set([...current.rentMinor.keys(), ...then.rentMinor.keys()])].sort();
+    return {
+      days,
+      since: addDays(asOf, -days),
+      netReservations: current.reservations - then.reservations,
+      netNights: current.nights - then.nights,
+      netRent: rentCurrencies.map((currency) => ({
+        currency,
+        amount: toMajorUnits(
+          (current.rentMinor.get(currency) ?? 0) - (then.rentMinor.get(currency) ?? 0),
+          currency,
+        ),
+      })),
+      newReservations: windowEvents.newReservations,
+      newNights: windowEvents.newNights,
+      cancelledReservations: windowEvents.cancelled,
+      cancelledNights: windowEvents.cancelledNights,
+    };
+  });
+
+  return {
+    meta: analyticsMeta(scope, period, {
+      basis: 'as_of_date',
+      definitions: ['on_the_books', 'pace', 'pickup', 'available_nights', 'local_dates', 'currency_policy'],
+      currencies: [...currencies],
+      notes: [
+        `On the books as of the end of ${asOf} in the account’s time zone (${timeZone}); last year as of ` +
+          `${lastYearBooks.asOf} for ${lastYearPeriod.startDate}–${lastYearPeriod.endDate}.`,
+        'Rent of a stay is spread evenly over its nights (largest remainder: the earliest nights take the ' +
+          'spare cents), then only the nights inside the period count.',
+        'Pickup: net is the books now − then; new and cancelled count reservations that went on or came off ' +
+          'the books in the window; date or price edits make up any difference.',
+      ],
+    }),
+    onTheBooks,
+    lastYear: lastYearBooks,
+    change: {
+      reservations: change(
+        [onTheBooks.reservations, 'no_reservations'],
+        [lastYearBooks.reservations, 'no_reservations'],
+        0,
+      ),
+      nights: change([onTheBooks.nights, 'no_booked_nights'], [lastYearBooks.nights, 'no_booked_nights'], 0),
+      occupancy: change(
+        [onTheBooks.occupancy, 'no_available_nights'],
+        [lastYearBooks.occupancy, 'no_available_nights'],
+        4,
+      ),
+      rent: [...currencies].sort().map((currency) => {
+        const decimals = currencyExponent(currency);
+        const amount = (rent: ReadonlyMap<string, number>) => toMajorUnits(rent.get(currency) ?? 0, currency);
+        return {
+          currency,
+          ...change(
+            [amount(current.rentMinor), 'no_booked_nights'],
+            [amount(lastYear.rentMinor), 'no_baseline'],
+            decimals,
+          ),
+        };
+      }),
+    },
+    pickup,
+  };
+}
+
+/**
+ * The end of each date (the start of the next day) in `timeZone`, looked up once so the big statements
+ * compare with constants instead of converting time zones on every row.
+ */
+async function endsOfDays(
+  db: Executor,
+  timeZone: string,
+  dates: readonly LocalDate[],
+): Promise<(date: LocalDate) => Date> {
+  const unique = [...new Set(dates)];
+  const { rows } = await sql<{ day: string; ends_at: Date }>`
+    select day::date::text as day, ((day::date + 1)::timestamp at time zone ${timeZone}) as ends_at
+    from unnest(${unique}::text[]) as day`.execute(db);
+  const byDate = new Map(rows.map((row) => [row.day, row.ends_at]));
+  return (date) => {
+    const end = byDate.get(date);
+    if (end === undefined) throw new Error(`no end of day looked up for ${date}`);
+    return end;
+  };
+}
+
+/** Nights of the snapshot `s` inside `period`. */
+function nightsInside(period: AnalyticsPeriod) {
+  return sql`(least(s.end_date, ${addDays(period.endDate, 1)}::date) - greatest(s.start_date, ${period.startDate}::date))`;
+}
+
+/**
+ * The books at each reading, in one statement and one pass over the accepted snapshots of the periods. Each
+ * snapshot's nights and rent inside each distinct period are computed once; each reading then sums the
+ * snapshots valid at its moment. Rent inside a period is each night's even share plus one spare cent on each
+ * of the stay's first mod(rent, nights) nights that falls inside.
+ */
+async function booksAt(
+  db: Executor,
+  scope: AnalyticsScope,
+  endOfDay: (date: LocalDate) => Date,
+  readings: readonly BooksReading[],
+): Promise<BooksTotals[]> {
+  const periodKeys = [
+    ...new Set(readings.map((reading) => `${reading.period.startDate}/${reading.period.endDate}`)),
+  ];
+  const periodIndex = (reading: BooksReading) =>
+    periodKeys.indexOf(`${reading.period.startDate}/${reading.period.endDate}`);
+  const periods = periodKeys.map((key) => {
+    const [startDate = '', endDate = ''] = key.split('/');
+    return { startDate, endDate };
+  });
+  const insideColumns = periods.map((period, index) => {
+    const firstNight = sql`greatest(s.start_date, ${period.startDate}::date)`;
+    const nights = sql`least(s.end_date, ${addDays(period.endDate, 1)}::date) - ${firstNight}`;
+    return sql`${nights} as ${sql.ref(`nights_${index}`)},
+      (${nights}) * (s.accommodation_minor / (s.end_date - s.start_date))
+        + greatest(0, least(${nights} + (${firstNight} - s.start_date),
+          s.accommodation_minor % (s.end_date - s.start_date)) - (${firstNight} - s.start_date))
+        as ${sql.ref(`rent_${index}`)}`;
+  });
+  const readingColumns = readings.map((reading, index) => {
+    const cutoff = sql`${endOfDay(reading.asOf)}::timestamptz`;
+    const k = periodIndex(reading);
+    const counted = sql`${sql.ref(`nights_${k}`)} > 0
+      and changed_at < ${cutoff} and (valid_until is null or valid_until >= ${cutoff})`;
+    return sql`count(*) filter (where ${counted}) as ${sql.ref(`reservations_${index}`)},
+      coalesce(sum(${sql.ref(`nights_${k}`)}) filter (where ${counted}), 0) as ${sql.ref(`nights_${index}`)},
+      coalesce(sum(${sql.ref(`rent_${k}`)}) filter (where ${counted}), 0) as ${sql.ref(`rent_${index}`)}`;
+  });
+  const from = periods.map((period) => period.startDate).reduce(minDate);
+  const to = periods.map((period) => period.endDate).reduce(maxDate);
+  const { rows } = await sql<Record<string, string>>`
+    select currency, ${sql.join(readingColumns)}
+    from (
+      select s.currency, s.changed_at, s.valid_until, ${sql.join(insideColumns)}
+      from reservation_changes s
+      where s.account_id = ${scope.accountId}
+        and s.status = 'accepted'
+        and s.end_date > ${from}::date and s.start_date <= ${to}::date
+        and ${listingInScope(scope, 's.listing_id')}
+        and ${channelInScope(scope, 's.channel')}
+    ) s
+    group by currency`.execute(db);
+
+  return readings.map((_, index) => {
+    const pick = (row: Record<string, string>, column: string) => Number(row[`${column}_${index}`] ?? 0);
+    return {
+      reservations: rows.reduce((sum, row) => sum + pick(row, 'reservations'), 0),
+      nights: rows.reduce((sum, row) => sum + pick(row, 'nights'), 0),
+      rentMinor: new Map(
+        rows
+          .filter((row) => pick(row, 'reservations') > 0)
+          .map((row) => [row.currency ?? '', pick(row, 'rent')]),
+      ),
+    };
+  });
+}
+
+interface WindowEvents {
+  readonly newReservations: number;
+  readonly newNights: number;
+  readonly cancelled: number;
+  readonly cancelledNights: number;
+}
+
+/**
+ * For each window before the end of `asOf`: reservations that went on the books for the period (a snapshot
+ * valid now that began in the window, without one valid at the window's start) and came off them (a snapshot
+ * valid at the window's start that ended in the window, without one valid now) — cancellations, and the rare
+ * stays moved out of the period.
+ */
+async function pickupEvents(
+  db: Executor,
+  scope: AnalyticsScope,
+  endOfDay: (date: LocalDate) => Date,
+  period: AnalyticsPeriod,
+  asOf: LocalDate,
+  windows: readonly number[],
+): Promise<Map<number, WindowEvents>> {
+  if (windows.length === 0) return new Map();
+  const now = sql`${endOfDay(asOf)}::timestamptz`;
+  const earliest = sql`${endOfDay(addDays(asOf, -Math.max(...windows)))}::timestamptz`;
+  const windowRows = sql.join(
+    windows.map((days) => sql`(${days}::integer, ${endOfDay(addDays(asOf, -days))}::timestamptz)`),
+  );
+  const { rows } = await sql<{
+    days: number;
+    new_reservations: string;
+    new_nights: string;
+    cancelled: string;
+    cancelled_nights: string;
+  }>`
+    with windows (days, since) as (values ${windowRows}),
+    moved as (
+      select s.reservation_id, s.changed_at, s.valid_until, ${nightsInside(period)} as nights
+      from reservation_changes s
+      where s.account_id = ${scope.accountId}
+        and s.status = 'accepted'
+        and s.end_date > ${period.startDate}::date and s.start_date <= ${period.endDate}::date
+        and ((s.changed_at >= ${earliest} and s.changed_at < ${now})
+          or (s.valid_until >= ${earliest} and s.valid_until < ${now}))
+        and ${listingInScope(scope, 's.listing_id')}
+        and ${channelInScope(scope, 's.channel')}
+    ),
+    per_reservation as (
+      select w.days, m.reservation_id,
+        bool_or(m.changed_at >= w.since and (m.valid_until is null or m.valid_until >= ${now})) as on_now,
+        bool_or(m.changed_at < w.since and m.valid_until >= w.since and m.valid_until < ${now}) as on_then,
+        coalesce(sum(m.nights) filter (where m.valid_until is null or m.valid_until >= ${now}), 0) as nights_now,
+        coalesce(sum(m.nights) filter (where m.changed_at < w.since), 0) as nights_then
+      from windows w
+      join moved m on m.changed_at >= w.since or m.valid_until >= w.since
+      group by w.days, m.reservation_id
+    )
+    select w.days,
+      count(p.reservation_id) filter (where p.on_now and not p.on_then) as new_reservations,
+      coalesce(sum(p.nights_now) filter (where p.on_now and not p.on_then), 0) as new_nights,
+      count(p.reservation_id) filter (where p.on_then and not p.on_now) as cancelled,
+      coalesce(sum(p.nights_then) filter (where p.on_then and not p.on_now), 0) as cancelled_nights
+    from windows w
+    left join per_reservation p on p.days = w.days
+    group by w.days`.execute(db);
+  return new Map(
+    rows.map((row) => [
+      Number(row.days),
+      {
+        newReservations: Number(row.new_reservations),
+        newNights: Number(row.new_nights),
+        cancelled: Number(row.cancelled),
+        cancelledNights: Number(row.cancelled_nights),
+      },
+    ]),
+  );
+}
+
+function booksFigures(reading: BooksReading, totals: BooksTotals, availableNights: number): OnTheBooks {
+  const occupancy = ratioOf(totals.nights, availableNights);
+  return {
+    period: { ...reading.period, nights: periodNights(reading.period) },
+    asOf: reading.asOf,
+    reservations: totals.reservations,
+    nights: totals.nights,
+    availableNights,
+    occupancy,
+    rent: [...totals.rentMinor.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([currency, minor]): CurrencyAmount => ({ currency, amount: toMajorUnits(minor, currency) })),
+    nullReasons: occupancy === null ? { occupancy: 'no_available_nights' } : {},
+  };
+}

@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { attributionBases, nullReasons } from '../src/analytics/analytics-result.ts';
+import { metricDefinitionIds } from '../src/analytics/metric-definition-ids.ts';
+import {
+  analyticsConventions,
+  metricDefinitions,
+  metricDefinitionsResultSchema,
+} from '../src/analytics/metric-definitions.ts';
+import type { Clock } from '../src/core/clock.ts';
+import type { InnkeepDomain } from '../src/domain.ts';
+import type { DatabaseHandle } from '../src/postgres/connection.ts';
+import { createPostgresDomain } from '../src/postgres/create-domain.ts';
+import { openTestDatabase, testDatabaseKinds } from '../src/postgres/testing.ts';
+import { buildGuestFixture, type GuestFixture } from './support/analytics-guest-fixture.ts';
+
+describe('the metric definitions catalogue', () => {
+  it('defines every id results cite, once each and in catalogue order', () => {
+    expect(metricDefinitions.map((definition) => definition.id)).toEqual([...metricDefinitionIds]);
+    expect(() =>
+      metricDefinitionsResultSchema.parse({
+        definitions: metricDefinitions,
+        conventions: analyticsConventions,
+      }),
+    ).not.toThrow();
+    for (const definition of metricDefinitions) {
+      expect(definition.formula.length, definition.id).toBeGreaterThan(20);
+      // A ratio names both sides; anything else names neither or only what it adds up.
+      if (definition.denominator !== null) expect(definition.numerator, definition.id).not.toBeNull();
+    }
+  });
+
+  it('explains every null reason and attribution basis a result can carry', () => {
+    expect(analyticsConventions.nullReasons.map((entry) => entry.reason)).toEqual([...nullReasons]);
+    expect(analyticsConventions.attributionBases.map((entry) => entry.basis)).toEqual([...attributionBases]);
+    const cited = new Set(metricDefinitions.flatMap((definition) => definition.nullPolicy.reasons));
+    for (const reason of nullReasons) expect(cited.has(reason), reason).toBe(true);
+  });
+
+  it('states the conventions the other tools rely on', () => {
+    expect(analyticsConventions).toMatchObject({
+      soldStatuses: ['accepted'],
+      calendarHoldingStatuses: ['pending', 'accepted'],
+      blockReasonsOutOfSupply: ['owner', 'maintenance', 'manual'],
+      weekendNights: ['Friday', 'Saturday'],
+      ratioDecimals: 4,
+    });
+    expect(analyticsConventions.revenueBases.map((entry) => entry.basis)).toEqual([
+      'accommodation',
+      'fees',
+      'total',
+      'channel_fees',
+      'net',
+      'payout',
+    ]);
+    expect(analyticsConventions.rules.join(' ')).toMatch(/Feb 29 → 28/);
+  });
+});
+
+describe.each(testDatabaseKinds)('definitions and listing groups on %s', (kind) => {
+  let handle: DatabaseHandle;
+  let fixture: GuestFixture;
+  let domain: InnkeepDomain;
+
+  beforeAll(async () => {
+    handle = await openTestDatabase(kind);
+    fixture = await buildGuestFixture(handle.db);
+    const clock: Clock = { now: () => fixture.now };
+    domain = createPostgresDomain({ db: handle.db, clock });
+  }, 60_000);
+  afterAll(async () => handle?.close());
+
+  it('returns all definitions, or only the ones asked for, always with the conventions', async () => {
+    const owner = fixture.account.owner;
+    expect((await domain.analytics.getMetricDefinitions(owner, {})).definitions).toHaveLength(
+      metricDefinitionIds.length,
+    );
+    const some = await domain.analytics.getMetricDefinitions(owner, { ids: ['revpar', 'adr'] });
+    expect(some.definitions.map((definition) => definition.id)).toEqual(['adr', 'revpar']);
+    expect(some.conventions).toEqual(analyticsConventions);
+    await expect(
+      domain.analytics.getMetricDefinitions(owner, { ids: ['occupancy'] as never }),
+    ).rejects.toMatchObject({ code: 'invalid_argument' });
+  });
+
+  it('lists listing groups by name with their sizes and first members, paged', async () => {
+    const owner = fixture.account.owner;
+    const first = await domain.analytics.listListingGroups(owner, { limit: 2, membersListed: 1 });
+    expect(first.items).toEqual([
+      {
+        id: fixture.groups.cities,
+        name: 'Cities',
+        ownerName: null,
+        memberCount: 2,
+        // By name: Berlin Loft before Boston House.
+        members: [{ id: fixture.listings.berlin, name: 'Berlin Loft' }],
+        membersTruncated: true,
+      },
+      {
+        id: fixture.groups.empty,
+        name: 'Empty',
+        ownerName: null,
+        memberCount: 0,
+        members: [],
+        membersTruncated: false,
+      },
+    ]);
+    expect(first.hasMore).toBe(true);
+    const second = await domain.analytics.listListingGroups(owner, {
+      limit: 2,
+      cursor: first.nextCursor ?? '',
+    });
+    expect(second).toEqual({
+      items: [
+        {
+          id: fixture.groups.lisbon,
+          name: 'Lisbon',
+          ownerName: 'Ana Costa',
+          memberCount: 1,
+          members: [{ id: fixture.listings.lisbon, name: 'Lisbon Flat' }],
+          membersTruncated: false,
+        },
+      ],
+      nextCursor: null,
+      hasMore: false,
+    });
+    await expect(domain.analytics.listListingGroups(owner, { cursor: 'nonsense' })).rejects.toMatchObject({
+      code: 'invalid_argument',
+    });
+  });
+});
