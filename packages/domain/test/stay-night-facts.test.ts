@@ -105,7 +105,11 @@ describe.each(testDatabaseKinds)('stay-night facts on %s', (kind) => {
       guestPrice: 700,
       hostPayout: 650.01,
     });
-    await reservations.update(owner, { reservationId: created.id, endDate: '2026-05-05', guestPrice: 901.03 });
+    await reservations.update(owner, {
+      reservationId: created.id,
+      endDate: '2026-05-05',
+      guestPrice: 901.03,
+    });
     await reservations.cancel(owner, { reservationId: fixture.stays.s2 ?? '', cancelledBy: 'guest' });
     const afterWrites = await snapshotFacts(handle.db, fixture.account.accountId);
     expect(afterWrites.stored).toEqual(afterWrites.recomputed);

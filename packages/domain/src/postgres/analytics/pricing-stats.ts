@@ -79,6 +79,9 @@ interface Representative {
   readonly weekend: boolean;
 }
 
+/** The night-count columns by weekday, named once rather than per row. */
+const dowColumns = Array.from({ length: 7 }, (_, weekday) => `dow_${weekday}`);
+
 const isWeekend = (night: LocalDate) => (weekendNights as readonly number[]).includes(dayOfWeek(night));
 
 /**
@@ -120,16 +123,21 @@ export async function pricingStatsByCurrency(
     classes.values(),
     representatives.map(({ night }) => night),
   );
-  // The representative nights' prices of a class (at its base price) in a gap, computed once.
-  const tables = new Map<string, number[]>();
+  // The representative nights' prices of a class (at its base price) in a gap, computed once. Keyed by
+  // class, then gap: thousands of rows look them up, and nested number keys spare building a string each time.
+  const tables = new Map<number, Map<number, number[]>>();
   const pricesOf = (classId: number, gap: number): { listing: ListingClass; prices: number[] } => {
     const listing = classes.get(classId);
     if (listing === undefined) throw new Error(`listing class ${classId} is missing`);
-    const key = `${classId}|${gap}`;
-    let prices = tables.get(key);
+    let byGap = tables.get(classId);
+    if (byGap === undefined) {
+      byGap = new Map();
+      tables.set(classId, byGap);
+    }
+    let prices = byGap.get(gap);
     if (prices === undefined) {
       prices = listedPrices.nightPrices(listing, gap);
-      tables.set(key, prices);
+      byGap.set(gap, prices);
     }
     return { listing, prices };
   };
@@ -156,7 +164,7 @@ export async function pricingStatsByCurrency(
       const inGap = row.kind === 'open' ? pricesOf(Number(row.class_id), Number(row.gap)).prices : prices;
       const currency = listingOf(listing.currency);
       for (let weekday = 0; weekday < 7; weekday += 1) {
-        const nights = Number(row[`dow_${weekday}`]);
+        const nights = Number(row[dowColumns[weekday] as `dow_${number}`]);
         const index = representativeAt[(Number(row.piece) - 1) * 7 + weekday] as number;
         if (nights === 0 || index < 0) continue;
         currency.addSum(row.kind, nights * (prices[index] as number));

@@ -100,12 +100,15 @@ export async function turnoverStats(
     from counted group by days
     union all
     select * from (
-      select 'listing', null::integer, count(*), 0::bigint, count(*) filter (where c.days = 0), c.listing_id, l.name,
-        count(*) over ()
-      from counted c
+      select 'listing', null::integer, c.turnovers, 0::bigint, c.same_day, c.listing_id, l.name, count(*) over ()
+      -- counted per listing first, so only one row per listing meets the names
+      from (
+        select listing_id, count(*) as turnovers, count(*) filter (where days = 0) as same_day
+        from counted
+        group by listing_id
+      ) c
       join listings l on l.id = c.listing_id
-      group by c.listing_id, l.name
-      order by count(*) desc, l.name, c.listing_id
+      order by c.turnovers desc, l.name, c.listing_id
       limit ${maxTurnoverListings}
     ) busiest`.execute(db);
 

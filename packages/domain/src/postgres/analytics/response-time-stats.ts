@@ -146,55 +146,34 @@ const dimensionColumns = {
 type Dimension = keyof typeof dimensionColumns;
 
 /**
- * The measures overall and per channel, stage, listing-local hour and weekday, and listing. Each dimension
- * sorts every wait again (medians and percentiles need sorted groups), so the dimensions are read in three
- * parts side by side, on their own connections when `db` is a pool. Only the `listingLimit` slowest
- * listings (by median; those with no answer at all first) come back.
+ * The measures overall and per channel, stage, listing-local hour and weekday, and listing, in one statement:
+ * reading the period's waits is most of the cost, and one pass feeds every dimension's sorted groups (three
+ * statements side by side read them three times and contend for the same cores). Only the `listingLimit`
+ * slowest listings (by median; those with no answer at all first) come back.
  */
 export async function responseBreakdownRows(
   db: Kysely<Database>,
   selection: WaitSelection,
   listingLimit: number,
 ): Promise<BreakdownRow[]> {
-  const parts = await Promise.all(
-    [
-      { overall: true, dimensions: ['channel', 'stage'] as const },
-      { overall: false, dimensions: ['hour', 'weekday'] as const },
-      { overall: false, dimensions: ['listing'] as const },
-    ].map((part) =>
-      withAnalyticsSettings(db, (trx) =>
-        breakdownPart(trx, selection, part.overall, part.dimensions, listingLimit),
-      ),
-    ),
-  );
-  return parts.flat();
+  return withAnalyticsSettings(db, (trx) => breakdownRows(trx, selection, listingLimit));
 }
 
-async function breakdownPart(
+async function breakdownRows(
   db: Executor,
   selection: WaitSelection,
-  overall: boolean,
-  dimensions: readonly Dimension[],
   listingLimit: number,
 ): Promise<BreakdownRow[]> {
-  const sets = [
-    ...(overall ? [sql`()`] : []),
-    ...dimensions.map((dimension) => sql`(${dimensionColumns[dimension]})`),
-  ];
+  const dimensions = Object.keys(dimensionColumns) as Dimension[];
+  const sets = [sql`()`, ...dimensions.map((dimension) => sql`(${dimensionColumns[dimension]})`)];
   const label = sql.join(
     dimensions.map((dimension) => sql`when grouping(${dimensionColumns[dimension]}) = 0 then ${dimension}`),
     sql` `,
   );
-  const column = (dimension: Dimension, name: string, type: RawBuilder<unknown>) =>
-    dimensions.includes(dimension)
-      ? sql`${dimensionColumns[dimension]} as ${sql.ref(name)}`
-      : sql`null::${type} as ${sql.ref(name)}`;
   const { rows } = await sql<BreakdownRow & { listing_rank: number }>`
     with measured as (
       select case ${label} else 'overall' end as dimension,
-        ${column('channel', 'channel', sql`text`)}, ${column('stage', 'stage', sql`text`)},
-        ${column('hour', 'local_hour', sql`smallint`)}, ${column('weekday', 'local_weekday', sql`smallint`)},
-        ${column('listing', 'listing_id', sql`text`)},
+        w.channel, w.stage, w.local_hour, w.local_weekday, w.listing_id,
         ${responseMeasureColumns(selection.now)}
       ${selectedWaits(selection)}
       group by grouping sets (${sql.join(sets)})

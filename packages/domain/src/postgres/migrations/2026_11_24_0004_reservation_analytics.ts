@@ -11,8 +11,9 @@ import { type Kysely, sql } from 'kysely';
  *   listing's zone at query time costs more than the rest of the query. A trigger keeps it right in the same
  *   statement as any write of `confirmed_at`, `created_at` or `listing_id` (and of a listing's time zone),
  *   whichever code path writes, so no caller can forget it.
- * - `reservations_account_check_in`: a covering index on check-in date with the columns the cohort reads, so
- *   the cohort is an index-only scan rather than a read of the wide reservation rows.
+ * - `reservations_account_check_in`: a covering index on check-in date with the columns the cohort reads (also
+ *   the currency, rent and cancellation the status and cancellation breakdowns need), so the cohort is an
+ *   index-only scan rather than a read of the wide reservation rows.
  * - `reservations_account_nights`: the account's longest stay in one probe. A stay touching a period began
  *   at most that many nights before it, which bounds the check-in range such questions scan.
  * - `reservations_listing_accepted`: a listing's next accepted check-in after a date in one probe
@@ -61,7 +62,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`alter table reservations alter column booked_on set not null`.execute(db);
   await sql`
     create index reservations_account_check_in on reservations (account_id, start_date)
-    include (status, listing_id, channel, nights, booked_on, adults, children)`.execute(db);
+    include (status, listing_id, channel, nights, booked_on, adults, children, currency, accommodation_minor,
+      cancelled_by, cancelled_at)`.execute(db);
   await sql`create index reservations_account_nights on reservations (account_id, nights)`.execute(db);
   await sql`
     create index reservations_listing_accepted on reservations (listing_id, start_date) where status = 'accepted'
