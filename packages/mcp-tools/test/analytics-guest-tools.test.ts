@@ -65,7 +65,7 @@ describe('guest and pricing analytics tools on the demo account', () => {
 
   beforeAll(async () => {
     world = await openToolWorld();
-  }, 60_000);
+  });
   afterAll(async () => world?.close());
 
   const call = (tool: ToolDefinition, args: unknown) => world.call(tool, args);

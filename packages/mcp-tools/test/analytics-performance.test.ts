@@ -69,7 +69,7 @@ describe('performance analytics on the demo account', () => {
     world = await openToolWorld();
     const listings = output(listListingsTool, await world.call(listListingsTool, { limit: 100 }));
     listingIds = listings.items.map((listing) => listing.id);
-  }, 60_000);
+  });
   afterAll(async () => world?.close());
 
   const call = (tool: ToolDefinition, args: unknown) => world.call(tool, args);

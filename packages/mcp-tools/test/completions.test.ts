@@ -41,7 +41,7 @@ describe('completions on the demo account', () => {
 
   beforeAll(async () => {
     world = await openToolWorld();
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await world?.close();

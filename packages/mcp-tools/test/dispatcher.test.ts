@@ -64,7 +64,7 @@ describe('the MCP dispatcher', () => {
     nothing = { actor: world.owner, scopes: [] };
     const page = await world.context.domain.listings.list(world.owner, { limit: 100 });
     listingIds = page.items.map((listing) => listing.id);
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await world?.close();

@@ -8,7 +8,7 @@ describe('listing tools', () => {
 
   beforeAll(async () => {
     world = await openToolWorld();
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await world?.close();

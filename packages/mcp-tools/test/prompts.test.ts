@@ -81,7 +81,7 @@ describe('prompts on the demo account', () => {
 
   beforeAll(async () => {
     world = await openToolWorld();
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await world?.close();

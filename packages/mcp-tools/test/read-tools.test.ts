@@ -142,7 +142,7 @@ describe('read tools on the demo account', () => {
     await syncHelpArticles(world.database.db);
     const listings = output(listListingsTool, await world.call(listListingsTool, { limit: 100 }));
     listingIds = listings.items.map((listing) => listing.id);
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await world?.close();
@@ -744,7 +744,7 @@ describe('read tools with very long texts', () => {
 
   beforeAll(async () => {
     world = await openToolWorld();
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await world?.close();

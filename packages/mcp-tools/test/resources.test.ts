@@ -18,7 +18,7 @@ describe('resources on the demo account', () => {
 
   beforeAll(async () => {
     world = await openToolWorld();
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await world?.close();

@@ -56,7 +56,7 @@ describe('Innkeep on an SDK McpServer, through the SDK client', () => {
     await server.connect(serverSide);
     client = new Client({ name: 'sdk-test', version: '1.0.0' });
     await client.connect(clientSide);
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await client?.close();

@@ -428,7 +428,8 @@ export const metricDefinitions: readonly MetricDefinition[] = [
     name: 'Channel performance',
     formula:
       'per channel: sold nights and their share, revenue bases and their share, ADR, net ADR, ALOS, lead ' +
-      'time, cancellation rate; effective commission = channel fees / total revenue',
+      'time, cancellation rate; effective commission = channel fees / total revenue; net ADR = ADR × (1 − ' +
+      'effective commission), i.e. channel fees charged against rent and fees in proportion to their amounts',
     basis: 'stay_night',
     statuses: ['accepted', 'cancelled'],
     numerator: null,

@@ -1,10 +1,11 @@
-import { sql } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import { newId } from '../../core/ids.ts';
 import { parseInput } from '../../core/input.ts';
 import type { Channel } from '../../listings/listings.ts';
 import { type MessageRuleRunner, runDueMessageRulesInputSchema } from '../../messages/message-rule-runner.ts';
 import { renderTemplate } from '../../messages/render-template.ts';
 import { refreshGuestWaits } from '../analytics/guest-waits.ts';
+import type { Database } from '../database.ts';
 import type { StoreDeps } from '../store-deps.ts';
 import { inTransaction } from '../transaction.ts';
 
@@ -46,8 +47,9 @@ export function createMessageRuleRunner({ db, clock }: StoreDeps): MessageRuleRu
       const since = new Date(now.getTime() - lookbackHours * 3_600_000);
       const { rows } = await dueQuery(now, since, options.limit).execute(db);
       if (rows.length === 0) return { sent: 0, skipped: 0 };
-      // The waits of the threads written to move in the same transaction as their messages.
-      const inserted = await inTransaction(db, async (trx) => {
+      // The waits of the threads written move in the same transaction as their messages: the caller's, when
+      // it runs us inside one (the scheduled job holds its advisory lock in a transaction), else our own.
+      const send = async (trx: Transaction<Database>) => {
         const written = await trx
           .insertInto('messages')
           .values(
@@ -99,7 +101,10 @@ export function createMessageRuleRunner({ db, clock }: StoreDeps): MessageRuleRu
           written.map((row) => row.reservation_id),
         );
         return written;
-      });
+      };
+      const inserted = db.isTransaction
+        ? await send(db as Transaction<Database>)
+        : await inTransaction(db, send);
       return { sent: inserted.length, skipped: rows.length - inserted.length };
     },
   };
