@@ -60,6 +60,34 @@ describe.each(testDatabaseKinds)('listings on %s', (kind) => {
     await expect(listings.get(account.owner, foreign?.id ?? '')).rejects.toMatchObject({ code: 'not_found' });
   });
 
+  it('answers concurrent reads of several accounts each with its own listing, in one batch', async () => {
+    const listings = createListingUseCases({ db, clock: systemClock });
+    const foreignId = (await listings.list(other.owner, {})).items[0]?.id ?? '';
+    // Started in the same turn, so they share one query; each must still get only what its account owns.
+    const reads = await Promise.allSettled([
+      ...listingIds.map((id) => listings.get(account.owner, id)),
+      listings.get(other.owner, foreignId),
+      listings.get(account.owner, foreignId),
+      listings.get(other.owner, listingIds[0] ?? ''),
+      listings.get(account.owner, listingIds[2] ?? ''),
+      listings.get(account.owner, 'no-such-listing'),
+    ]);
+    const outcome = (read: PromiseSettledResult<{ id: string; name: string }>) =>
+      read.status === 'fulfilled' ? read.value.name : (read.reason as DomainError).code;
+    expect(reads.map(outcome)).toEqual([
+      'Cedar Cabin',
+      'Alpine Chalet',
+      'Beach House',
+      'Dune Cottage',
+      'Elm Flat',
+      'Not Yours',
+      'not_found',
+      'not_found',
+      'Beach House',
+      'not_found',
+    ]);
+  });
+
   it('updates settings exactly, audits the change, and refuses bad input without writing', async () => {
     const listings = createListingUseCases({ db, clock: systemClock });
     const id = listingIds[1] ?? '';

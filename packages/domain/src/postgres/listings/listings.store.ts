@@ -10,12 +10,25 @@ import {
   listListingsInputSchema,
   updateListingInputSchema,
 } from '../../listings/listings.ts';
+import { createBatchedLookup } from '../batched-lookup.ts';
 import type { Database, Executor, ListingRow } from '../database.ts';
 import type { StoreDeps } from '../store-deps.ts';
 import { inTransaction, recordAudit } from '../transaction.ts';
 
 /** Listing use cases over PostgreSQL. */
 export function createListingUseCases({ db }: StoreDeps): ListingUseCases {
+  // get_listing is the hottest read of /mcp: concurrent requests share one query per turn of the event loop.
+  const lookUpListing = createBatchedLookup<ListingKey, ListingWithDetails>({
+    fetch: (keys) =>
+      selectListings(
+        db,
+        keys.map((key) => key.listingId),
+        keys.map((key) => key.accountId),
+      ),
+    keyId: (key) => `${key.accountId}/${key.listingId}`,
+    rowKeyId: (row) => `${row.account_id}/${row.id}`,
+    maxBatch: 100,
+  });
   return {
     async list(actor, rawInput) {
       const input = parseInput(listListingsInputSchema, rawInput);
@@ -61,7 +74,9 @@ export function createListingUseCases({ db }: StoreDeps): ListingUseCases {
     },
 
     async get(actor, listingId) {
-      return findListingOrThrow(db, actor, listingId);
+      const row = await lookUpListing({ listingId, accountId: actor.accountId });
+      if (!row) throw notFound('listing', listingId);
+      return toListing(row);
     },
 
     async update(actor, rawInput) {
@@ -159,8 +174,14 @@ export async function findListingOrThrow(db: Executor, actor: Actor, listingId: 
   return toListing(row);
 }
 
-// get_listing's query, the hottest of /mcp: building and compiling it with Kysely cost the server more CPU
-// than PostgreSQL spends running it, and its SQL never changes, only the two values.
+/** Which listing of which account a lookup wants. */
+interface ListingKey {
+  readonly listingId: string;
+  readonly accountId: string;
+}
+
+// The hottest queries of /mcp: building and compiling them with Kysely cost the server more CPU than
+// PostgreSQL spends running them, and their SQL never changes, only the values.
 const selectListing = compiledOnce((db: Executor, listingId: string, accountId: string) =>
   db
     .selectFrom('listings')
@@ -170,25 +191,37 @@ const selectListing = compiledOnce((db: Executor, listingId: string, accountId: 
     .where('listings.account_id', '=', accountId),
 );
 
+/** The listings named by pairs of (listing id, account id) at the same index; a pair that matches none is skipped. */
+const selectListings = compiledOnce((db: Executor, listingIds: string[], accountIds: string[]) =>
+  db
+    .selectFrom('listings')
+    .selectAll('listings')
+    .select(listingDetails)
+    .where(
+      sql<boolean>`(listings.id, listings.account_id) in (
+        select * from unnest(${listingIds}::text[], ${accountIds}::text[]))`,
+    ),
+);
+
 /**
  * Runs the query `build` makes with Kysely, compiling it only on the first call: later calls send the same
- * SQL with their own values. `build` must make the same query whatever its string arguments are (no
- * branching on them), and pass each one through as a parameter.
+ * SQL with their own values. `build` must make the same query whatever its arguments are (no branching on
+ * them, no reading inside them), and pass each one through whole as a parameter.
  */
-function compiledOnce<A extends string[], Row>(
+function compiledOnce<A extends unknown[], Row>(
   build: (db: Executor, ...args: A) => { compile(): CompiledQuery<Row> },
 ): (db: Executor, ...args: A) => Promise<Row[]> {
   // Each compiled parameter: the index of the argument it stands for, or -1 for a value of the query's own.
   let compiled: { sql: string; parameters: readonly unknown[]; argumentAt: number[] } | undefined;
   return async (db, ...args) => {
     if (compiled === undefined) {
-      // Stand-ins no caller can pass, found again among the compiled parameters.
-      const markers = args.map((_, index) => `\u0000compiled-once-argument-${index}`);
+      // Stand-ins no caller can pass, found again among the compiled parameters by identity.
+      const markers: unknown[] = args.map((_, index) => ({ compiledOnceArgument: index }));
       const query = build(db, ...(markers as A)).compile();
       compiled = {
         sql: query.sql,
         parameters: query.parameters,
-        argumentAt: query.parameters.map((parameter) => markers.indexOf(parameter as string)),
+        argumentAt: query.parameters.map((parameter) => markers.indexOf(parameter)),
       };
     }
     const { parameters, argumentAt } = compiled;
