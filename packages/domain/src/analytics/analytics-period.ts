@@ -12,6 +12,32 @@ export function periodNights(period: AnalyticsPeriod): number {
   return daysBetween(period.startDate, period.endDate) + 1;
 }
 
+/** Periods with equal ones merged, and where each asked period stands among them. */
+export interface DistinctPeriods {
+  readonly distinct: readonly AnalyticsPeriod[];
+  /** For each asked period, in order, the index of its equal in `distinct`. */
+  readonly positions: readonly number[];
+}
+
+/**
+ * Merges equal periods so each is computed once: a 12-month previous period is also last year's, and a
+ * comparison may repeat the asked period.
+ */
+export function distinctPeriods(periods: readonly AnalyticsPeriod[]): DistinctPeriods {
+  const indexByKey = new Map<string, number>();
+  const distinct: AnalyticsPeriod[] = [];
+  const positions = periods.map((period) => {
+    const key = `${period.startDate}/${period.endDate}`;
+    let index = indexByKey.get(key);
+    if (index === undefined) {
+      index = distinct.push(period) - 1;
+      indexByKey.set(key, index);
+    }
+    return index;
+  });
+  return { distinct, positions };
+}
+
 /** The same number of nights ending the night before `period` starts. */
 export function previousPeriod(period: AnalyticsPeriod): AnalyticsPeriod {
   const nights = periodNights(period);

@@ -150,6 +150,8 @@ export interface ReservationsTable {
   nights: ColumnType<number, never, never>;
   /** Listing-local date of `confirmed_at`, else `created_at`; set by a trigger (migration 0004). */
   booked_on: ColumnType<string, never, never>;
+  /** Whether a review of the account names this stay; kept by triggers on reviews (migration 0009). */
+  reviewed: ColumnType<boolean, never, never>;
   currency: string;
   accommodation_minor: number;
   guest_price_minor: number;
@@ -360,6 +362,8 @@ export interface ReviewsTable {
   host_response: string | null;
   responded_at: Date | null;
   submitted_at: RequiredTimestamp;
+  /** Listing-local date of `submitted_at`; set by a trigger (migration 0009). */
+  local_date: ColumnType<string, never, never>;
 }
 
 export interface HelpArticlesTable {

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { AnalyticsPeriod } from '../../analytics/analytics-period.ts';
+import { type AnalyticsPeriod, distinctPeriods } from '../../analytics/analytics-period.ts';
 import { maxDate, minDate } from '../../core/dates.ts';
 import type { Executor } from '../database.ts';
 import { type AnalyticsScope, channelInScope, listingInScope } from './analytics-scope.ts';
@@ -36,10 +36,7 @@ export async function checkInCohortTotals(
   periods: readonly AnalyticsPeriod[],
 ): Promise<CheckInCohortTotals[]> {
   if (periods.length === 0) return [];
-  // Equal periods (a 12-month previous period is also last year's) are computed once.
-  const keys = periods.map((period) => `${period.startDate}/${period.endDate}`);
-  const distinctKeys = [...new Set(keys)];
-  const distinct = distinctKeys.map((key) => periods[keys.indexOf(key)] as AnalyticsPeriod);
+  const { distinct, positions } = distinctPeriods(periods);
   const from = distinct.map((period) => period.startDate).reduce(minDate);
   const to = distinct.map((period) => period.endDate).reduce(maxDate);
   const periodRows = sql.join(
@@ -109,5 +106,5 @@ export async function checkInCohortTotals(
       cancellable: Number(row?.cancellable ?? 0),
     };
   });
-  return keys.map((key) => totals[distinctKeys.indexOf(key)] as CheckInCohortTotals);
+  return positions.map((position) => totals[position] as CheckInCohortTotals);
 }

@@ -1,5 +1,10 @@
 import type { ComparisonKind } from '../../analytics/analytics-filters.ts';
-import { type AnalyticsPeriod, comparisonPeriod, periodNights } from '../../analytics/analytics-period.ts';
+import {
+  type AnalyticsPeriod,
+  comparisonPeriod,
+  distinctPeriods,
+  periodNights,
+} from '../../analytics/analytics-period.ts';
 
 /** The period of a validated input. */
 export function periodOf(input: { readonly startDate: string; readonly endDate: string }): AnalyticsPeriod {
@@ -37,10 +42,7 @@ export async function eachDistinctPeriod<Result>(
   periods: readonly AnalyticsPeriod[],
   fetch: (period: AnalyticsPeriod) => Promise<Result>,
 ): Promise<Result[]> {
-  const keys = periods.map((period) => `${period.startDate}/${period.endDate}`);
-  const distinctKeys = [...new Set(keys)];
-  const results = await Promise.all(
-    distinctKeys.map((key) => fetch(periods[keys.indexOf(key)] as AnalyticsPeriod)),
-  );
-  return keys.map((key) => results[distinctKeys.indexOf(key)] as Result);
+  const { distinct, positions } = distinctPeriods(periods);
+  const results = await Promise.all(distinct.map(fetch));
+  return positions.map((position) => results[position] as Result);
 }

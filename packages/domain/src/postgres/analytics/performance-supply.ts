@@ -1,5 +1,5 @@
 import { type RawBuilder, sql } from 'kysely';
-import { type AnalyticsPeriod, periodNights } from '../../analytics/analytics-period.ts';
+import { type AnalyticsPeriod, distinctPeriods, periodNights } from '../../analytics/analytics-period.ts';
 import type { BlockedNights } from '../../analytics/performance-figures.ts';
 import type { Executor } from '../database.ts';
 import { type AnalyticsScope, listingInScope } from './analytics-scope.ts';
@@ -36,10 +36,7 @@ export async function supplyByPeriod(
   periods: readonly AnalyticsPeriod[],
 ): Promise<PeriodSupply[]> {
   if (periods.length === 0) return [];
-  // Equal periods (a 12-month previous period is also last year's) are computed once.
-  const keys = periods.map((period) => `${period.startDate}/${period.endDate}`);
-  const distinctKeys = [...new Set(keys)];
-  const distinct = distinctKeys.map((key) => periods[keys.indexOf(key)] as AnalyticsPeriod);
+  const { distinct, positions } = distinctPeriods(periods);
   const { rows } = await sql<{
     period_index: number;
     currency: string;
@@ -77,7 +74,7 @@ export async function supplyByPeriod(
 
   return periods.map((period, index) => {
     const nights = periodNights(period);
-    const distinctIndex = distinctKeys.indexOf(keys[index] ?? '');
+    const distinctIndex = positions[index];
     const byCurrency = rows
       .filter((row) => row.period_index === distinctIndex)
       .map((row): CurrencySupply => {

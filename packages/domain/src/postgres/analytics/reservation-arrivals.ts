@@ -13,10 +13,10 @@ import {
   maxDailyArrivalNights,
   maxListedArrivals,
 } from '../../analytics/reservation-arrivals.ts';
+import { addDays } from '../../core/dates.ts';
 import type { Channel } from '../../listings/listings.ts';
 import type { Executor } from '../database.ts';
 import { type AnalyticsScope, analyticsMeta, channelInScope, listingInScope } from './analytics-scope.ts';
-import { dailyHolding } from './reservation-daily.ts';
 import { longestStayNights, touchesPeriod } from './reservation-stays.ts';
 
 type ArrivalsInput = z.output<typeof checkInsCheckOutsInputSchema>;
@@ -31,8 +31,7 @@ interface MovementRow {
 /**
  * get_check_ins_check_outs: per bucket, accepted stays checking in (arrivals) and out (departures), and
  * stayovers — the stay-days with check-in < day < check-out. A night held by a stay is either its arrival's
- * first night or a stayover, so stayovers = stays holding the day's night − arrivals; the days come from one
- * pass over the stays touching the period ({@link dailyHolding}).
+ * first night or a stayover, so stayovers = stays holding the day's night − arrivals ({@link dailyMovements}).
  */
 export async function checkInsCheckOuts(
   db: Executor,
@@ -43,18 +42,7 @@ export async function checkInsCheckOuts(
   const granularity: Granularity =
     input.granularity ?? (periodNights(period) <= maxDailyArrivalNights ? 'day' : 'month');
   const longestStay = await longestStayNights(db, scope.accountId);
-  const stays = sql`(
-    select r.start_date, r.start_date + r.nights as end_date
-    from reservations r
-    where r.account_id = ${scope.accountId}
-      and r.status = 'accepted'
-      and ${touchesPeriod(period, longestStay)}
-      and ${listingInScope(scope, 'r.listing_id')}
-      and ${channelInScope(scope, 'r.channel')}
-  )`;
-  const { rows } = await sql<MovementRow>`
-    select day, starts as arrivals, ends as departures, holding - starts as stayovers
-    from ${dailyHolding(stays, period)} daily`.execute(db);
+  const rows = await dailyMovements(db, scope, period, longestStay);
 
   const rowsByBucket = new Map<string, MovementRow[]>();
   for (const row of rows) {
@@ -153,4 +141,52 @@ async function movingReservations(
     })),
     truncated: rows.length > maxListedArrivals,
   };
+}
+
+/**
+ * Every day of the period with its arrivals, departures and stayovers. The stays holding a day's night are
+ * those that arrived before the period and had not left by its first day, plus the arrivals up to that day,
+ * less the departures up to it. Arrivals per day and departures per day are each one index-only range read
+ * in date order (`reservations_accepted_check_in`, `reservations_account_check_out`), counted as they stream
+ * by, so a year of stays is never hashed or sorted; only the stays arriving in the longest stay before the
+ * period are read for the carried-over count.
+ */
+async function dailyMovements(
+  db: Executor,
+  scope: AnalyticsScope,
+  period: AnalyticsPeriod,
+  longestStay: number,
+): Promise<MovementRow[]> {
+  const inScope = sql`r.account_id = ${scope.accountId} and r.status = 'accepted'
+    and ${listingInScope(scope, 'r.listing_id')} and ${channelInScope(scope, 'r.channel')}`;
+  const { rows } = await sql<MovementRow>`
+    with arrivals as (
+      select r.start_date as day, count(*)::integer as stays
+      from reservations r
+      where ${inScope} and r.start_date between ${period.startDate}::date and ${period.endDate}::date
+      group by r.start_date
+    ),
+    departures as (
+      select r.end_date as day, count(*)::integer as stays
+      from reservations r
+      where ${inScope} and r.end_date between ${period.startDate}::date and ${period.endDate}::date
+      group by r.end_date
+    ),
+    carried_over as (
+      -- leaving on the first day or later: one who leaves that day is subtracted with its departures
+      select count(*)::integer as stays
+      from reservations r
+      where ${inScope}
+        and r.start_date between ${addDays(period.startDate, -longestStay)}::date
+          and ${addDays(period.startDate, -1)}::date
+        and r.start_date + r.nights >= ${period.startDate}::date
+    )
+    select d.day::date as day, coalesce(a.stays, 0) as arrivals, coalesce(e.stays, 0) as departures,
+      (select stays from carried_over)
+        + (sum(coalesce(a.stays, 0) - coalesce(e.stays, 0)) over (order by d.day))::integer
+        - coalesce(a.stays, 0) as stayovers
+    from generate_series(${period.startDate}::date, ${period.endDate}::date, interval '1 day') as d (day)
+    left join arrivals a on a.day = d.day::date
+    left join departures e on e.day = d.day::date`.execute(db);
+  return rows;
 }

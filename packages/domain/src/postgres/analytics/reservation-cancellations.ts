@@ -11,30 +11,39 @@ import { toMajorUnits } from '../../core/money.ts';
 import type { Channel } from '../../listings/listings.ts';
 import type { Executor } from '../database.ts';
 import { type AnalyticsScope, analyticsMeta, channelInScope, listingInScope } from './analytics-scope.ts';
-import { checkInCohortTotals } from './check-in-cohort.ts';
+import { listingTodayRange } from './listing-today-range.ts';
 import { summarize, toBuckets, toHistogram } from './reservation-histograms.ts';
-import { accountToday, listingsWithToday } from './reservation-today.ts';
+import { accountToday } from './reservation-today.ts';
 
 type CancellationInput = z.output<typeof cancellationStatsInputSchema>;
 
-interface SplitRow {
-  kind: 'currency' | 'cancelled_by' | 'channel' | 'cancel_lead' | 'booking_to_cancel' | 'open';
-  key: string | null;
+interface CancellationRow {
+  kind: 'split' | 'cancel_lead' | 'booking_to_cancel' | 'open';
+  currency: string | null;
+  channel: Channel | null;
+  cancelled_by: 'guest' | 'host' | 'channel' | null;
   value: number | null;
-  cancelled: string;
-  live: string;
-  cancelled_nights: string;
-  live_nights: string;
-  cancelled_rent: string;
-  live_rent: string;
+  reservations: string;
+  nights: string;
+  rent: string;
+}
+
+/** Cancelled and live counts, nights and rent of one slice of the cohort. */
+interface SplitTotals {
+  cancelled: number;
+  live: number;
+  cancelledNights: number;
+  liveNights: number;
+  cancelledRent: number;
+  liveRent: number;
 }
 
 /**
  * get_cancellation_stats: of the reservations due to check in during the period (or booked during it),
  * how many were cancelled rather than kept — by count, nights and rent as booked — who cancelled, on which
  * channel, and how long before the stay. Requests, inquiries, declined and expired reservations never were
- * bookings and are left out. The check-in cohort's counts come from {@link checkInCohortTotals}, the
- * definition the headline KPIs use.
+ * bookings and are left out. The check-in cohort is the one `checkInCohortTotals` defines (accepted or
+ * cancelled, check-in in the period), so the counts match the headline KPIs' cancellation rate.
  */
 export async function cancellationStats(
   db: Executor,
@@ -48,71 +57,85 @@ export async function cancellationStats(
     cohort === 'check_in'
       ? sql<boolean>`r.start_date between ${period.startDate}::date and ${period.endDate}::date`
       : sql<boolean>`r.booked_on between ${period.startDate}::date and ${period.endDate}::date`;
-  const { rows } = await sql<SplitRow>`
-    with listing_today as materialized (${listingsWithToday(scope, now)}),
-    cohort as (
-      select r.status = 'cancelled' as cancelled, r.cancelled_by, r.channel, r.currency, r.nights,
-        r.accommodation_minor, r.start_date, r.booked_on,
-        case when r.status = 'cancelled' then (r.cancelled_at at time zone l.time_zone)::date end as cancelled_on,
-        r.start_date >= l.today as still_ahead
+  const inScope = sql<boolean>`r.account_id = ${scope.accountId}
+    and ${inCohort}
+    and ${listingInScope(scope, 'r.listing_id')}
+    and ${channelInScope(scope, 'r.channel')}`;
+  const { earliest } = listingTodayRange(now);
+  // Three reads of covering indexes rather than one pass joining every reservation to its listing: the
+  // splits need no listing, only cancellations need their listing's time zone (for the local cancellation
+  // date; a partial index holds just them), and only stays checking in on or after the earliest listing
+  // today can still be ahead.
+  const { rows } = await sql<CancellationRow>`
+    with cancellations as (
+      select r.start_date, r.booked_on, (r.cancelled_at at time zone l.time_zone)::date as cancelled_on
       from reservations r
-      join listing_today l on l.id = r.listing_id
-      where r.account_id = ${scope.accountId}
-        and r.status in ('accepted', 'cancelled')
-        and ${inCohort}
-        and ${listingInScope(scope, 'r.listing_id')}
-        and ${channelInScope(scope, 'r.channel')}
-    ),
-    splits as (
-      select
-        case
-          when grouping(currency) = 0 then 'currency'
-          when grouping(cancelled_by) = 0 then 'cancelled_by'
-          else 'channel'
-        end as kind,
-        coalesce(currency, cancelled_by, channel) as key, null::integer as value,
-        count(*) filter (where cancelled) as cancelled, count(*) filter (where not cancelled) as live,
-        coalesce(sum(nights) filter (where cancelled), 0) as cancelled_nights,
-        coalesce(sum(nights) filter (where not cancelled), 0) as live_nights,
-        coalesce(sum(accommodation_minor) filter (where cancelled), 0) as cancelled_rent,
-        coalesce(sum(accommodation_minor) filter (where not cancelled), 0) as live_rent
-      from cohort
-      group by grouping sets ((currency), (cancelled_by), (channel))
-    ),
-    timings as (
-      select case when grouping(start_date - cancelled_on) = 0 then 'cancel_lead' else 'booking_to_cancel' end,
-        null::text, coalesce(start_date - cancelled_on, cancelled_on - booked_on),
-        count(*), 0, 0, 0, 0, 0
-      from cohort
-      where cancelled
-      group by grouping sets ((start_date - cancelled_on), (cancelled_on - booked_on))
+      join listings l on l.id = r.listing_id and l.account_id = ${scope.accountId}
+      where ${inScope} and r.status = 'cancelled'
     )
-    select * from splits
+    select 'split' as kind, r.currency, r.channel, r.cancelled_by, null::integer as value,
+      count(*) as reservations, sum(r.nights) as nights, sum(r.accommodation_minor) as rent
+    from reservations r
+    where ${inScope} and r.status in ('accepted', 'cancelled')
+    group by r.currency, r.channel, r.cancelled_by
     union all
-    select * from timings
+    select case when grouping(start_date - cancelled_on) = 0 then 'cancel_lead' else 'booking_to_cancel' end,
+      null, null, null, coalesce(start_date - cancelled_on, cancelled_on - booked_on), count(*), 0, 0
+    from cancellations
+    group by grouping sets ((start_date - cancelled_on), (cancelled_on - booked_on))
     union all
-    select 'open', null, null, count(*) filter (where still_ahead and not cancelled), 0, 0, 0, 0, 0 from cohort`.execute(
-    db,
-  );
+    select 'open', null, null, null, null, count(*), 0, 0
+    from reservations r
+    join listings l on l.id = r.listing_id and l.account_id = ${scope.accountId}
+    where ${inScope} and r.status = 'accepted'
+      and r.start_date >= ${earliest}::date
+      and r.start_date >= (${now.toISOString()}::timestamptz at time zone l.time_zone)::date`.execute(db);
 
-  const splits = (kind: SplitRow['kind']) =>
-    rows.filter((row) => row.kind === kind && (kind !== 'cancelled_by' || row.key !== null));
-  const currencyRows = splits('currency');
-  const sumOf = (pick: (row: SplitRow) => string) =>
-    currencyRows.reduce((sum, row) => sum + Number(pick(row)), 0);
-  const cancelledNights = sumOf((row) => row.cancelled_nights);
-  const liveNights = sumOf((row) => row.live_nights);
-  let cancelled = sumOf((row) => row.cancelled);
-  let live = sumOf((row) => row.live);
-  if (cohort === 'check_in') {
-    const [totals] = await checkInCohortTotals(db, scope, [period]);
-    cancelled = totals?.cancelled ?? 0;
-    live = (totals?.cancellable ?? 0) - cancelled;
-  }
+  const splitRows = rows.filter((row) => row.kind === 'split');
+  const totalsBy = (key: (row: CancellationRow) => string | null) => {
+    const totals = new Map<string, SplitTotals>();
+    for (const row of splitRows) {
+      const name = key(row);
+      if (name === null) continue;
+      const entry = totals.get(name) ?? {
+        cancelled: 0,
+        live: 0,
+        cancelledNights: 0,
+        liveNights: 0,
+        cancelledRent: 0,
+        liveRent: 0,
+      };
+      // Every cancellation names who cancelled, and no live reservation does.
+      if (row.cancelled_by === null) {
+        entry.live += Number(row.reservations);
+        entry.liveNights += Number(row.nights);
+        entry.liveRent += Number(row.rent);
+      } else {
+        entry.cancelled += Number(row.reservations);
+        entry.cancelledNights += Number(row.nights);
+        entry.cancelledRent += Number(row.rent);
+      }
+      totals.set(name, entry);
+    }
+    return totals;
+  };
+  const byCurrency = totalsBy((row) => row.currency);
+  const byCancelledBy = totalsBy((row) => row.cancelled_by);
+  const byChannel = totalsBy((row) => row.channel);
+  const sumOf = (pick: (totals: SplitTotals) => number) =>
+    [...byCurrency.values()].reduce((sum, totals) => sum + pick(totals), 0);
+  const cancelledNights = sumOf((totals) => totals.cancelledNights);
+  const liveNights = sumOf((totals) => totals.liveNights);
+  const cancelled = sumOf((totals) => totals.cancelled);
+  const live = sumOf((totals) => totals.live);
   const timing = (kind: 'cancel_lead' | 'booking_to_cancel') =>
-    toHistogram(splits(kind).map((row) => ({ value: row.value ?? 0, count: row.cancelled })));
+    toHistogram(
+      rows
+        .filter((row) => row.kind === kind)
+        .map((row) => ({ value: row.value ?? 0, count: row.reservations })),
+    );
   const cancelLead = timing('cancel_lead');
-  const stillAhead = Number(splits('open')[0]?.cancelled ?? 0);
+  const stillAhead = Number(rows.find((row) => row.kind === 'open')?.reservations ?? 0);
   const { today } = await accountToday(db, scope.accountId, now);
   const final = stillAhead === 0 && period.endDate < today;
 
@@ -135,7 +158,7 @@ export async function cancellationStats(
     meta: analyticsMeta(scope, period, {
       basis: cohort === 'check_in' ? 'check_in' : 'booking_date',
       definitions: ['cancellation_rate', 'live_statuses', 'local_dates', 'currency_policy', 'ratio_of_sums'],
-      currencies: currencyRows.map((row) => row.key ?? ''),
+      currencies: [...byCurrency.keys()],
       notes: final
         ? []
         : [
@@ -150,40 +173,31 @@ export async function cancellationStats(
       live: liveNights,
       rate: ratioOf(cancelledNights, cancelledNights + liveNights),
     },
-    rent: currencyRows
-      .map((row) => {
-        const currency = row.key ?? '';
-        const cancelledRent = Number(row.cancelled_rent);
-        const liveRent = Number(row.live_rent);
-        return {
-          currency,
-          cancelled: toMajorUnits(cancelledRent, currency),
-          live: toMajorUnits(liveRent, currency),
-          rate: ratioOf(cancelledRent, cancelledRent + liveRent),
-        };
-      })
+    rent: [...byCurrency]
+      .map(([currency, totals]) => ({
+        currency,
+        cancelled: toMajorUnits(totals.cancelledRent, currency),
+        live: toMajorUnits(totals.liveRent, currency),
+        rate: ratioOf(totals.cancelledRent, totals.cancelledRent + totals.liveRent),
+      }))
       .sort((a, b) => (a.currency < b.currency ? -1 : 1)),
     byCancelledBy: (['guest', 'host', 'channel'] as const).map((cancelledBy) => {
-      const row = splits('cancelled_by').find((entry) => entry.key === cancelledBy);
-      const count = Number(row?.cancelled ?? 0);
+      const totals = byCancelledBy.get(cancelledBy);
+      const count = totals?.cancelled ?? 0;
       return {
         cancelledBy,
         reservations: count,
-        nights: Number(row?.cancelled_nights ?? 0),
+        nights: totals?.cancelledNights ?? 0,
         share: ratioOf(count, cancelled),
       };
     }),
-    byChannel: splits('channel')
-      .map((row) => {
-        const channelCancelled = Number(row.cancelled);
-        const channelLive = Number(row.live);
-        return {
-          channel: row.key as Channel,
-          cancelled: channelCancelled,
-          live: channelLive,
-          rate: ratioOf(channelCancelled, channelCancelled + channelLive),
-        };
-      })
+    byChannel: [...byChannel]
+      .map(([channel, totals]) => ({
+        channel: channel as Channel,
+        cancelled: totals.cancelled,
+        live: totals.live,
+        rate: ratioOf(totals.cancelled, totals.cancelled + totals.live),
+      }))
       .sort((a, b) => (a.channel < b.channel ? -1 : 1)),
     cancellationLeadTime: { ...summarize(cancelLead), buckets: toBuckets(cancelLead, leadTimeBuckets) },
     bookingToCancellation: summarize(timing('booking_to_cancel')),

@@ -15,7 +15,7 @@ import {
   type paceStatsInputSchema,
   pickupWindowDays,
 } from '../../analytics/reservation-pace.ts';
-import { addDays, type LocalDate, maxDate, minDate } from '../../core/dates.ts';
+import { addDays, type LocalDate } from '../../core/dates.ts';
 import { DomainError } from '../../core/errors.ts';
 import { currencyExponent, toMajorUnits } from '../../core/money.ts';
 import type { Executor } from '../database.ts';
@@ -188,10 +188,60 @@ function nightsInside(period: AnalyticsPeriod) {
 }
 
 /**
- * The books at each reading, in one statement and one pass over the accepted snapshots of the periods. Each
- * snapshot's nights and rent inside each distinct period are computed once; each reading then sums the
- * snapshots valid at its moment. Rent inside a period is each night's even share plus one spare cent on each
- * of the stay's first mod(rent, nights) nights that falls inside.
+ * Rent of the snapshot `s` inside `period`: each night's even share, plus one spare cent on each of the
+ * stay's first mod(rent, nights) nights that falls inside.
+ */
+function rentInside(period: AnalyticsPeriod) {
+  const nightsBefore = sql`(greatest(s.start_date, ${period.startDate}::date) - s.start_date)`;
+  return sql`(${nightsInside(period)} * (s.accommodation_minor / (s.end_date - s.start_date))
+    + greatest(0, least(${nightsInside(period)} + ${nightsBefore},
+      s.accommodation_minor % (s.end_date - s.start_date)) - ${nightsBefore}))`;
+}
+
+const periodKey = (reading: BooksReading) => `${reading.period.startDate}/${reading.period.endDate}`;
+
+/**
+ * The accepted snapshots `s` overlapping `period` that began, or were replaced, at or after `from` and
+ * before `to`: two short index ranges, on the start and on the end of validity (a snapshot that both began
+ * and was replaced then is in the first only).
+ */
+function snapshotsChangedBetween(scope: AnalyticsScope, period: AnalyticsPeriod, from: Date, to: Date) {
+  const columns = sql`s.reservation_id, s.currency, s.changed_at, s.valid_until, s.start_date, s.end_date,
+    s.accommodation_minor`;
+  const inPeriod = sql`s.account_id = ${scope.accountId}
+    and s.status = 'accepted'
+    and s.end_date > ${period.startDate}::date and s.start_date <= ${period.endDate}::date
+    and ${listingInScope(scope, 's.listing_id')}
+    and ${channelInScope(scope, 's.channel')}`;
+  return sql`(
+    select ${columns} from reservation_changes s
+    where ${inPeriod} and s.changed_at >= ${from}::timestamptz and s.changed_at < ${to}::timestamptz
+    union all
+    select ${columns} from reservation_changes s
+    where ${inPeriod} and s.valid_until >= ${from}::timestamptz and s.valid_until < ${to}::timestamptz
+      and s.changed_at < ${from}::timestamptz
+  )`;
+}
+
+/**
+ * The nights of the account's longest accepted snapshot (0 without any), in one probe: a snapshot overlapping
+ * a period checks in at most that many nights before it. Snapshots keep the dates they had, so the
+ * reservations' own longest stay is no bound for them.
+ */
+async function longestSnapshotNights(db: Executor, accountId: string): Promise<number> {
+  const { rows } = await sql<{ nights: number | null }>`
+    select max(end_date - start_date) as nights from reservation_changes
+    where account_id = ${accountId} and status = 'accepted'`.execute(db);
+  return Number(rows[0]?.nights ?? 0);
+}
+
+/**
+ * The books at each reading, in one statement with, per distinct period, one index range over the accepted
+ * snapshots overlapping it (checking in from the period start − the longest snapshot to the period end) that
+ * were on the books at any of its readings. That range adds up nights and rent once, from whole stays (the
+ * few crossing the period's edges give back what falls outside it); each reading then takes off the
+ * snapshots not on the books at its moment, which began after or were replaced before it: only snapshots
+ * that changed between the period's earliest and latest reading, found by {@link snapshotsChangedBetween}.
  */
 async function booksAt(
   db: Executor,
@@ -199,57 +249,69 @@ async function booksAt(
   endOfDay: (date: LocalDate) => Date,
   readings: readonly BooksReading[],
 ): Promise<BooksTotals[]> {
-  const periodKeys = [
-    ...new Set(readings.map((reading) => `${reading.period.startDate}/${reading.period.endDate}`)),
-  ];
-  const periodIndex = (reading: BooksReading) =>
-    periodKeys.indexOf(`${reading.period.startDate}/${reading.period.endDate}`);
-  const periods = periodKeys.map((key) => {
-    const [startDate = '', endDate = ''] = key.split('/');
-    return { startDate, endDate };
+  const longestSnapshot = await longestSnapshotNights(db, scope.accountId);
+  const branches = [...new Set(readings.map(periodKey))].map((key) => {
+    const periodReadings = readings.flatMap((reading, index) =>
+      periodKey(reading) === key ? [{ index, period: reading.period, cutoff: endOfDay(reading.asOf) }] : [],
+    );
+    const { period } = periodReadings[0] as (typeof periodReadings)[number];
+    const cutoffTimes = periodReadings.map((reading) => reading.cutoff.getTime());
+    const earliest = new Date(Math.min(...cutoffTimes));
+    const latest = new Date(Math.max(...cutoffTimes));
+    const crossesEdge = sql`(s.start_date < ${period.startDate}::date or s.end_date > ${addDays(period.endDate, 1)}::date)`;
+    const offColumns = periodReadings.map(({ index, cutoff }) => {
+      const off = sql`(s.changed_at >= ${cutoff}::timestamptz or s.valid_until < ${cutoff}::timestamptz)`;
+      return sql`count(*) filter (where ${off}) as ${sql.ref(`reservations_${index}`)},
+        coalesce(sum(${nightsInside(period)}) filter (where ${off}), 0) as ${sql.ref(`nights_${index}`)},
+        coalesce(sum(${rentInside(period)}) filter (where ${off}), 0) as ${sql.ref(`rent_${index}`)}`;
+    });
+    const readingRows = periodReadings.map(({ index }) => {
+      const offBy = (column: string) => sql`coalesce(${sql.ref(`changed.${column}_${index}`)}, 0)`;
+      return sql`(${index}::integer, t.snapshots - ${offBy('reservations')}, t.nights - ${offBy('nights')},
+        t.rent - ${offBy('rent')})`;
+    });
+    return sql`
+      select b.reading, t.currency, b.reservations, b.nights, b.rent
+      from (
+        select s.currency, count(*) as snapshots,
+          sum(s.end_date - s.start_date)
+            - coalesce(sum(s.end_date - s.start_date - ${nightsInside(period)}) filter (where ${crossesEdge}), 0)
+            as nights,
+          sum(s.accommodation_minor)
+            - coalesce(sum(s.accommodation_minor - ${rentInside(period)}) filter (where ${crossesEdge}), 0) as rent
+        from reservation_changes s
+        where s.account_id = ${scope.accountId}
+          and s.status = 'accepted'
+          and s.start_date between ${addDays(period.startDate, -longestSnapshot)}::date and ${period.endDate}::date
+          and s.end_date > ${period.startDate}::date
+          and s.changed_at < ${latest}::timestamptz
+          and (s.valid_until is null or s.valid_until >= ${earliest}::timestamptz)
+          and ${listingInScope(scope, 's.listing_id')}
+          and ${channelInScope(scope, 's.channel')}
+        group by s.currency
+      ) t
+      left join (
+        select s.currency, ${sql.join(offColumns)}
+        from ${snapshotsChangedBetween(scope, period, earliest, latest)} s
+        group by s.currency
+      ) changed on changed.currency = t.currency
+      cross join lateral (values ${sql.join(readingRows)}) as b (reading, reservations, nights, rent)`;
   });
-  const insideColumns = periods.map((period, index) => {
-    const firstNight = sql`greatest(s.start_date, ${period.startDate}::date)`;
-    const nights = sql`least(s.end_date, ${addDays(period.endDate, 1)}::date) - ${firstNight}`;
-    return sql`${nights} as ${sql.ref(`nights_${index}`)},
-      (${nights}) * (s.accommodation_minor / (s.end_date - s.start_date))
-        + greatest(0, least(${nights} + (${firstNight} - s.start_date),
-          s.accommodation_minor % (s.end_date - s.start_date)) - (${firstNight} - s.start_date))
-        as ${sql.ref(`rent_${index}`)}`;
-  });
-  const readingColumns = readings.map((reading, index) => {
-    const cutoff = sql`${endOfDay(reading.asOf)}::timestamptz`;
-    const k = periodIndex(reading);
-    const counted = sql`${sql.ref(`nights_${k}`)} > 0
-      and changed_at < ${cutoff} and (valid_until is null or valid_until >= ${cutoff})`;
-    return sql`count(*) filter (where ${counted}) as ${sql.ref(`reservations_${index}`)},
-      coalesce(sum(${sql.ref(`nights_${k}`)}) filter (where ${counted}), 0) as ${sql.ref(`nights_${index}`)},
-      coalesce(sum(${sql.ref(`rent_${k}`)}) filter (where ${counted}), 0) as ${sql.ref(`rent_${index}`)}`;
-  });
-  const from = periods.map((period) => period.startDate).reduce(minDate);
-  const to = periods.map((period) => period.endDate).reduce(maxDate);
-  const { rows } = await sql<Record<string, string>>`
-    select currency, ${sql.join(readingColumns)}
-    from (
-      select s.currency, s.changed_at, s.valid_until, ${sql.join(insideColumns)}
-      from reservation_changes s
-      where s.account_id = ${scope.accountId}
-        and s.status = 'accepted'
-        and s.end_date > ${from}::date and s.start_date <= ${to}::date
-        and ${listingInScope(scope, 's.listing_id')}
-        and ${channelInScope(scope, 's.channel')}
-    ) s
-    group by currency`.execute(db);
+  const { rows } = await sql<{
+    reading: number;
+    currency: string;
+    reservations: number | string;
+    nights: number | string;
+    rent: number | string;
+  }>`${sql.join(branches, sql` union all `)}`.execute(db);
 
   return readings.map((_, index) => {
-    const pick = (row: Record<string, string>, column: string) => Number(row[`${column}_${index}`] ?? 0);
+    const books = rows.filter((row) => Number(row.reading) === index);
     return {
-      reservations: rows.reduce((sum, row) => sum + pick(row, 'reservations'), 0),
-      nights: rows.reduce((sum, row) => sum + pick(row, 'nights'), 0),
+      reservations: books.reduce((sum, row) => sum + Number(row.reservations), 0),
+      nights: books.reduce((sum, row) => sum + Number(row.nights), 0),
       rentMinor: new Map(
-        rows
-          .filter((row) => pick(row, 'reservations') > 0)
-          .map((row) => [row.currency ?? '', pick(row, 'rent')]),
+        books.filter((row) => Number(row.reservations) > 0).map((row) => [row.currency, Number(row.rent)]),
       ),
     };
   });
@@ -277,8 +339,9 @@ async function pickupEvents(
   windows: readonly number[],
 ): Promise<Map<number, WindowEvents>> {
   if (windows.length === 0) return new Map();
-  const now = sql`${endOfDay(asOf)}::timestamptz`;
-  const earliest = sql`${endOfDay(addDays(asOf, -Math.max(...windows)))}::timestamptz`;
+  const nowAt = endOfDay(asOf);
+  const earliestAt = endOfDay(addDays(asOf, -Math.max(...windows)));
+  const now = sql`${nowAt}::timestamptz`;
   const windowRows = sql.join(
     windows.map((days) => sql`(${days}::integer, ${endOfDay(addDays(asOf, -days))}::timestamptz)`),
   );
@@ -292,14 +355,7 @@ async function pickupEvents(
     with windows (days, since) as (values ${windowRows}),
     moved as (
       select s.reservation_id, s.changed_at, s.valid_until, ${nightsInside(period)} as nights
-      from reservation_changes s
-      where s.account_id = ${scope.accountId}
-        and s.status = 'accepted'
-        and s.end_date > ${period.startDate}::date and s.start_date <= ${period.endDate}::date
-        and ((s.changed_at >= ${earliest} and s.changed_at < ${now})
-          or (s.valid_until >= ${earliest} and s.valid_until < ${now}))
-        and ${listingInScope(scope, 's.listing_id')}
-        and ${channelInScope(scope, 's.channel')}
+      from ${snapshotsChangedBetween(scope, period, earliestAt, nowAt)} s
     ),
     per_reservation as (
       select w.days, m.reservation_id,

@@ -8,30 +8,29 @@ import type {
   BookingPatternStats,
   bookingPatternStatsInputSchema,
 } from '../../analytics/reservation-patterns.ts';
-import { dayOfWeek } from '../../core/dates.ts';
+import { addDays, dayOfWeek } from '../../core/dates.ts';
 import type { Executor } from '../database.ts';
 import { type AnalyticsScope, analyticsMeta, channelInScope, listingInScope } from './analytics-scope.ts';
-import { checkInCohortTotals } from './check-in-cohort.ts';
-import { dailyHolding } from './reservation-daily.ts';
-import {
-  histogramMedian,
-  summarize,
-  toBuckets,
-  toHistogram,
-  toWeekdayCounts,
-} from './reservation-histograms.ts';
-import { longestStayNights, touchesPeriod } from './reservation-stays.ts';
+import { summarize, toBuckets, toHistogram, toWeekdayCounts } from './reservation-histograms.ts';
+import { longestStayNights } from './reservation-stays.ts';
 
 type PatternInput = z.output<typeof bookingPatternStatsInputSchema>;
 
-/** The histograms one pass over the check-in cohort produces. */
-const histogramKinds = ['booking_weekday', 'check_in_weekday', 'lead_days', 'nights', 'guests'] as const;
+/** The histograms {@link bookingPatternCounts} returns, each as rows of value and count. */
+type CountKind =
+  | 'booking_weekday'
+  | 'check_in_weekday'
+  | 'lead_days'
+  | 'nights'
+  | 'guests'
+  | 'booked_nights'
+  | 'blocked_nights';
 
 /**
  * get_booking_pattern_stats: how the period's check-in cohort (accepted stays checking in during it) was
  * booked — weekdays, lead times, stay lengths, party sizes — and occupancy per weekday of the stay night.
- * Check-ins, ALOS and the lead-time mean and median come from {@link checkInCohortTotals}, the definition the
- * headline KPIs use; the distributions from one grouped pass over the same cohort.
+ * Everything comes from one statement ({@link bookingPatternCounts}); check-ins, ALOS and the lead-time mean
+ * and median are read off its histograms of the same cohort the headline KPIs count (`checkInCohortTotals`).
  */
 export async function bookingPatternStats(
   db: Executor,
@@ -39,42 +38,22 @@ export async function bookingPatternStats(
   input: PatternInput,
 ): Promise<BookingPatternStats> {
   const period: AnalyticsPeriod = { startDate: input.startDate, endDate: input.endDate };
-  const [cohort] = await checkInCohortTotals(db, scope, [period]);
-  const { rows } = await sql<{ kind: (typeof histogramKinds)[number]; value: number; count: string }>`
-    select
-      case
-        when grouping(booking_weekday) = 0 then 'booking_weekday'
-        when grouping(check_in_weekday) = 0 then 'check_in_weekday'
-        when grouping(lead_days) = 0 then 'lead_days'
-        when grouping(nights) = 0 then 'nights'
-        else 'guests'
-      end as kind,
-      coalesce(booking_weekday, check_in_weekday, lead_days, nights, guests) as value,
-      count(*) as count
-    from (
-      select extract(isodow from r.booked_on)::integer as booking_weekday,
-        extract(isodow from r.start_date)::integer as check_in_weekday, r.start_date - r.booked_on as lead_days,
-        r.nights, r.adults + r.children as guests
-      from reservations r
-      where r.account_id = ${scope.accountId}
-        and r.start_date between ${period.startDate}::date and ${period.endDate}::date
-        and r.status = 'accepted'
-        and ${listingInScope(scope, 'r.listing_id')}
-        and ${channelInScope(scope, 'r.channel')}
-    ) cohort
-    group by grouping sets ((booking_weekday), (check_in_weekday), (lead_days), (nights), (guests))`.execute(
-    db,
-  );
-  const histogram = (kind: (typeof histogramKinds)[number]) =>
-    toHistogram(rows.filter((row) => row.kind === kind));
-  const weekdayRows = (kind: (typeof histogramKinds)[number]) =>
+  const counts = await bookingPatternCounts(db, scope, period);
+  const histogram = (kind: CountKind) => toHistogram(counts.filter((row) => row.kind === kind));
+  const weekdayRows = (kind: CountKind) =>
     histogram(kind).map((entry) => ({ isoWeekday: entry.value, count: entry.count }));
 
-  const checkIns = cohort?.checkIns ?? 0;
-  const leadMean = checkIns === 0 ? null : round2((cohort?.leadDaysSum ?? 0) / checkIns);
-  const alos = checkIns === 0 ? null : round2((cohort?.stayNights ?? 0) / checkIns);
+  const leadDays = summarize(histogram('lead_days'));
+  const stayNights = summarize(histogram('nights'));
   const guests = histogram('guests');
-  const occupancyByWeekday = await weekdayOccupancy(db, scope, period);
+  // Every stay has a party size, so the party-size histogram counts the whole cohort.
+  const checkIns = guests.reduce((sum, entry) => sum + entry.count, 0);
+  const occupancyByWeekday = weekdayOccupancy(
+    scope,
+    period,
+    weekdayRows('booked_nights'),
+    weekdayRows('blocked_nights'),
+  );
 
   const nullReasons: Record<string, NullReason> = {};
   if (checkIns === 0) {
@@ -112,13 +91,11 @@ export async function bookingPatternStats(
     bookingWeekday: toWeekdayCounts(weekdayRows('booking_weekday')),
     checkInWeekday: toWeekdayCounts(weekdayRows('check_in_weekday')),
     leadTime: {
-      mean: leadMean,
-      median: cohort?.leadTimeMedian ?? null,
+      ...leadDays,
       buckets: toBuckets(histogram('lead_days'), leadTimeBuckets),
     },
     lengthOfStay: {
-      mean: alos,
-      median: histogramMedian(histogram('nights')),
+      ...stayNights,
       buckets: toBuckets(histogram('nights'), stayLengthBuckets),
     },
     guests: {
@@ -135,44 +112,106 @@ export async function bookingPatternStats(
 }
 
 /**
- * Booked and available nights per ISO weekday of the night: accepted stays and blocks holding each day's
- * night ({@link dailyHolding}, one pass over each), supply as listings × that weekday's dates in the period
- * minus the blocked ones.
+ * Every count the tool reports, in one statement over one index range of accepted stays (the cohort, plus
+ * the stays checking in before the period that hold some of its nights) and the blocks in the period:
+ *
+ * - Two grouping sets in one pass: (check-in date, nights) and (check-in weekday, lead days, party size),
+ *   some thousands of groups each. Every cohort histogram is a sum over one of them; booking weekday is the
+ *   check-in weekday moved back by the lead time.
+ * - Booked and blocked nights per ISO weekday of the night: each stay or block is clipped to the period, a
+ *   run of nights starting on some weekday; runs are counted by (first weekday, length), and a run of n
+ *   nights holds n / 7 nights of every weekday plus one of each of the n mod 7 weekdays it starts with.
+ *   Nights are never expanded one by one.
+ *
+ * Weekdays are days since a Monday (`monday`, on or before the period start) mod 7, plus 1: integer
+ * arithmetic instead of a calendar lookup per row.
  */
-async function weekdayOccupancy(
+async function bookingPatternCounts(
   db: Executor,
   scope: AnalyticsScope,
   period: AnalyticsPeriod,
-): Promise<BookingPatternStats['occupancyByWeekday']> {
+): Promise<{ kind: CountKind; value: number; count: number }[]> {
   const longestStay = await longestStayNights(db, scope.accountId);
-  const stays = sql`(
-    select r.start_date, r.start_date + r.nights as end_date
-    from reservations r
-    where r.account_id = ${scope.accountId}
-      and r.status = 'accepted'
-      and ${touchesPeriod(period, longestStay)}
-      and ${listingInScope(scope, 'r.listing_id')}
-      and ${channelInScope(scope, 'r.channel')}
-  )`;
-  const blocks = sql`(
-    select lower(h.nights) as start_date, upper(h.nights) as end_date
-    from calendar_holds h
-    where h.account_id = ${scope.accountId}
-      and h.kind = 'block'
-      and h.nights && daterange(${period.startDate}::date, ${period.endDate}::date, '[]')
-      and ${listingInScope(scope, 'h.listing_id')}
-  )`;
-  const { rows } = await sql<{ iso_weekday: number; booked: string; blocked: string }>`
-    select extract(isodow from booked.day)::integer as iso_weekday, sum(booked.holding) as booked,
-      sum(blocked.holding) as blocked
-    from ${dailyHolding(stays, period)} booked
-    join ${dailyHolding(blocks, period)} blocked on blocked.day = booked.day
-    group by 1`.execute(db);
+  const periodStart = sql`${period.startDate}::date`;
+  const periodEnd = sql`${addDays(period.endDate, 1)}::date`;
+  const monday = sql`${addDays(period.startDate, -((dayOfWeek(period.startDate) + 6) % 7))}::date`;
+  const inScope = sql`r.account_id = ${scope.accountId}
+    and r.status = 'accepted'
+    and ${listingInScope(scope, 'r.listing_id')}
+    and ${channelInScope(scope, 'r.channel')}`;
+  const { rows } = await sql<{ kind: CountKind; value: number; count: number | string }>`
+    with stays as (
+      select r.start_date, r.nights, mod(r.start_date - ${monday}, 7) + 1 as check_in_weekday,
+        r.start_date - r.booked_on as lead_days, r.adults + r.children as guests
+      from reservations r
+      where ${inScope} and r.start_date between ${periodStart} and ${period.endDate}::date
+      union all
+      -- Stays checking in before the period that hold some of its nights: occupancy only.
+      select r.start_date, r.nights, null, null, null
+      from reservations r
+      where ${inScope}
+        and r.start_date between ${addDays(period.startDate, -longestStay)}::date and ${addDays(period.startDate, -1)}::date
+        and r.start_date + r.nights > ${periodStart}
+    ),
+    groups as (
+      select grouping(start_date) = 0 as by_stay, start_date, nights, check_in_weekday, lead_days, guests,
+        count(*) as stays
+      from stays
+      group by grouping sets ((start_date, nights), (check_in_weekday, lead_days, guests))
+    ),
+    cohort as (
+      select check_in_weekday, lead_days, guests, stays from groups
+      where not by_stay and check_in_weekday is not null
+    ),
+    runs as (
+      select 'booked_nights' as kind, greatest(start_date, ${periodStart}) as first_night,
+        least(start_date + nights, ${periodEnd}) - greatest(start_date, ${periodStart}) as nights, stays
+      from groups
+      where by_stay
+      union all
+      select 'blocked_nights', greatest(lower(h.nights), ${periodStart}),
+        least(upper(h.nights), ${periodEnd}) - greatest(lower(h.nights), ${periodStart}), 1
+      from calendar_holds h
+      where h.account_id = ${scope.accountId}
+        and h.kind = 'block'
+        and h.nights && daterange(${periodStart}, ${periodEnd})
+        and ${listingInScope(scope, 'h.listing_id')}
+    ),
+    run_lengths as (
+      select kind, mod(first_night - ${monday}, 7) + 1 as first_weekday, nights, sum(stays) as runs
+      from runs
+      group by 1, 2, 3
+    )
+    select 'check_in_weekday' as kind, check_in_weekday as value, sum(stays) as count from cohort group by 2
+    union all
+    select 'booking_weekday', mod(mod(check_in_weekday - 1 - lead_days, 7) + 7, 7) + 1, sum(stays)
+    from cohort group by 2
+    union all
+    select 'lead_days', lead_days, sum(stays) from cohort group by 2
+    union all
+    select 'guests', guests, sum(stays) from cohort group by 2
+    union all
+    select 'nights', nights, sum(stays) from groups where by_stay and start_date >= ${periodStart} group by 2
+    union all
+    select l.kind, w.weekday,
+      sum(l.runs * (l.nights / 7 + (mod(w.weekday - l.first_weekday + 7, 7) < mod(l.nights, 7))::integer))
+    from run_lengths l
+    cross join generate_series(1, 7) as w (weekday)
+    group by 1, 2`.execute(db);
+  return rows.map((row) => ({ kind: row.kind, value: Number(row.value), count: Number(row.count) }));
+}
+
+/** Booked and available nights per weekday: supply is listings × that weekday's dates minus blocked ones. */
+function weekdayOccupancy(
+  scope: AnalyticsScope,
+  period: AnalyticsPeriod,
+  booked: readonly { isoWeekday: number; count: number }[],
+  blocked: readonly { isoWeekday: number; count: number }[],
+): BookingPatternStats['occupancyByWeekday'] {
   return weekdays.map((weekday, index) => {
-    const row = rows.find((entry) => Number(entry.iso_weekday) === index + 1);
-    const bookedNights = Number(row?.booked ?? 0);
-    const availableNights =
-      scope.listingCount * datesOnWeekday(period, index + 1) - Number(row?.blocked ?? 0);
+    const bookedNights = booked.find((row) => row.isoWeekday === index + 1)?.count ?? 0;
+    const blockedNights = blocked.find((row) => row.isoWeekday === index + 1)?.count ?? 0;
+    const availableNights = scope.listingCount * datesOnWeekday(period, index + 1) - blockedNights;
     return { weekday, bookedNights, availableNights, occupancy: ratioOf(bookedNights, availableNights) };
   });
 }
@@ -183,8 +222,4 @@ function datesOnWeekday(period: AnalyticsPeriod, isoWeekday: number): number {
   const firstIso = ((dayOfWeek(period.startDate) + 6) % 7) + 1;
   const offset = (isoWeekday - firstIso + 7) % 7;
   return offset >= nights ? 0 : Math.floor((nights - 1 - offset) / 7) + 1;
-}
-
-function round2(value: number): number {
-  return Math.round(value * 100) / 100;
 }

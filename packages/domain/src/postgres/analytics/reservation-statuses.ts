@@ -11,6 +11,7 @@ import {
 import { toMajorUnits } from '../../core/money.ts';
 import type { Executor } from '../database.ts';
 import { type AnalyticsScope, analyticsMeta, channelInScope, listingInScope } from './analytics-scope.ts';
+import { listingTodayRange } from './listing-today-range.ts';
 import { listingsWithToday } from './reservation-today.ts';
 
 type StatusInput = z.output<typeof reservationStatusStatsInputSchema>;
@@ -41,6 +42,15 @@ export async function reservationStatusStats(
   now: Date,
 ): Promise<ReservationStatusStats> {
   const period: AnalyticsPeriod = { startDate: input.startDate, endDate: input.endDate };
+  const { earliest, latest } = listingTodayRange(now);
+  const inScope = sql<boolean>`r.account_id = ${scope.accountId}
+    and ${listingInScope(scope, 'r.listing_id')}
+    and ${channelInScope(scope, 'r.channel')}`;
+  // Whether an accepted stay is upcoming, in house or completed depends on its listing's own today, but only
+  // for stays around today: one that checked in more than the account's longest stay before the earliest
+  // today has checked out everywhere, and one checking in after the latest today is ahead everywhere. So the
+  // cohort is read in three check-in ranges of the covering index, and only the middle one, at most the
+  // longest stay and a few days long, is joined to the listings and their today.
   const { rows } = await sql<{
     status: NormalisedStatus;
     currency: string;
@@ -48,27 +58,50 @@ export async function reservationStatusStats(
     nights: string;
     rent: string;
   }>`
-    with listing_today as materialized (${listingsWithToday(scope, now)}),
-    cohort as (
-      select r.status, r.cancelled_by, r.currency, r.nights, r.accommodation_minor, r.start_date, r.end_date,
-        l.today
+    with longest_stay as (
+      select max(nights) as nights from reservations where account_id = ${scope.accountId}
+    ),
+    listing_today as materialized (${listingsWithToday(scope, now)}),
+    counted as (
+      select 'completed' as stage, r.status, r.cancelled_by, r.currency,
+        count(*) as reservations, sum(r.nights) as nights, sum(r.accommodation_minor) as rent
+      from reservations r
+      where ${inScope}
+        and r.start_date >= ${period.startDate}::date
+        and r.start_date <= least(${period.endDate}::date, ${earliest}::date - (select nights from longest_stay) - 1)
+      group by 2, 3, 4
+      union all
+      select
+        case
+          when r.start_date > l.today then 'upcoming'
+          when r.start_date + r.nights > l.today then 'in_house'
+          else 'completed'
+        end,
+        r.status, r.cancelled_by, r.currency,
+        count(*), sum(r.nights), sum(r.accommodation_minor)
       from reservations r
       join listing_today l on l.id = r.listing_id
-      where r.account_id = ${scope.accountId}
+      where ${inScope}
+        and r.start_date >= greatest(${period.startDate}::date, ${earliest}::date - (select nights from longest_stay))
+        and r.start_date <= least(${period.endDate}::date, ${latest}::date)
+      group by 1, 2, 3, 4
+      union all
+      select 'upcoming', r.status, r.cancelled_by, r.currency,
+        count(*), sum(r.nights), sum(r.accommodation_minor)
+      from reservations r
+      where ${inScope}
+        and r.start_date > ${latest}::date
         and r.start_date between ${period.startDate}::date and ${period.endDate}::date
-        and ${listingInScope(scope, 'r.listing_id')}
-        and ${channelInScope(scope, 'r.channel')}
+      group by 2, 3, 4
     )
     select
       case
-        when status = 'accepted' and start_date > today then 'upcoming'
-        when status = 'accepted' and end_date > today then 'in_house'
-        when status = 'accepted' then 'completed'
+        when status = 'accepted' then stage
         when status = 'cancelled' then 'cancelled_by_' || cancelled_by
         else status
       end as status,
-      currency, count(*) as reservations, sum(nights) as nights, sum(accommodation_minor) as rent
-    from cohort
+      currency, sum(reservations) as reservations, sum(nights) as nights, sum(rent) as rent
+    from counted
     group by 1, 2`.execute(db);
 
   const total = rows.reduce((sum, row) => sum + Number(row.reservations), 0);

@@ -11,7 +11,6 @@ import {
 import type { Executor } from '../database.ts';
 import { type AnalyticsScope, analyticsMeta, channelInScope, listingInScope } from './analytics-scope.ts';
 import { summarize, toBuckets, toHistogram } from './reservation-histograms.ts';
-import { longestStayNights, touchesPeriod } from './reservation-stays.ts';
 
 type TurnoverInput = z.output<typeof turnoverStatsInputSchema>;
 
@@ -39,6 +38,12 @@ interface TurnoverRow {
  * get_turnover_stats: every check-out of an accepted stay in the period (and, when asked, every end of an
  * owner block) is a turnover; its turnaround is the days until the listing's next accepted check-in, looked
  * up past the period's end. The next guest may come from any channel, also with a channel filter.
+ *
+ * Each listing's check-outs in the period are read in check-out order from `reservations_listing_check_out`
+ * (index only), so the next check-in is the next row's (`lead`, no sort): accepted stays of a listing never
+ * overlap, so ordered by check-out they are ordered by check-in too. After the last check-out in the period the
+ * next check-in is that of the listing's first stay checking out after the period. The turnarounds are then
+ * counted per day count (hashed) and per listing (already grouped by the listings' order) in one pass.
  */
 export async function turnoverStats(
   db: Executor,
@@ -47,68 +52,61 @@ export async function turnoverStats(
 ): Promise<TurnoverStats> {
   const period: AnalyticsPeriod = { startDate: input.startDate, endDate: input.endDate };
   const ownerStays = input.includeOwnerStays === true;
-  const longestStay = await longestStayNights(db, scope.accountId);
-  const { rows } = await sql<TurnoverRow>`
-    with stays as (
-      select r.listing_id, r.start_date, r.start_date + r.nights as end_date, true as is_stay,
-        ${channelInScope(scope, 'r.channel')} as counted
-      from reservations r
-      where r.account_id = ${scope.accountId}
-        and r.status = 'accepted'
-        and ${touchesPeriod(period, longestStay)}
-        and ${listingInScope(scope, 'r.listing_id')}
-    ),
-    owner_stays as (
-      select h.listing_id, lower(h.nights) as start_date, upper(h.nights) as end_date, false as is_stay,
-        true as counted
+  // Owner-block ends are few: each looks its next check-in up in `reservations_listing_accepted`.
+  const ownerStayTurnovers = ownerStays
+    ? sql`
+      union all
+      select h.listing_id, true, (
+        select min(r.start_date) from reservations r
+        where r.listing_id = h.listing_id and r.status = 'accepted' and r.start_date >= upper(h.nights)
+      ) - upper(h.nights)
       from calendar_holds h
-      where ${ownerStays ? sql`true` : sql`false`}
-        and h.account_id = ${scope.accountId}
+      where h.account_id = ${scope.accountId}
         and h.kind = 'block' and h.block_reason = 'owner'
         and upper(h.nights) between ${period.startDate}::date and ${period.endDate}::date
-        and ${listingInScope(scope, 'h.listing_id')}
+        and ${listingInScope(scope, 'h.listing_id')}`
+    : sql``;
+  const { rows } = await sql<TurnoverRow>`
+    with turnovers as (
+      select l.id as listing_id, false as owner_stay, s.days
+      -- in id order, so the turnovers arrive grouped by listing and are counted per listing without a sort
+      from (
+        select id from listings
+        where account_id = ${scope.accountId} and ${listingInScope(scope, 'id')}
+        order by id
+      ) l
+      cross join lateral (
+        select r.channel,
+          lead(r.start_date, 1, (
+            select a.start_date from reservations a
+            where a.listing_id = l.id and a.status = 'accepted' and a.end_date > ${period.endDate}::date
+            order by a.end_date
+            limit 1
+          )) over (order by r.end_date rows between current row and current row) - r.end_date as days
+        from reservations r
+        where r.listing_id = l.id and r.status = 'accepted'
+          and r.end_date between ${period.startDate}::date and ${period.endDate}::date
+      ) s
+      where ${channelInScope(scope, 's.channel')}
+      ${ownerStayTurnovers}
     ),
-    occupancies as (select * from stays union all select * from owner_stays),
-    first_after as (
-      select l.id as listing_id, (
-        select min(r.start_date) from reservations r
-        where r.listing_id = l.id and r.status = 'accepted' and r.start_date > ${period.endDate}::date
-      ) as start_date
-      from listings l
-      where l.account_id = ${scope.accountId} and ${listingInScope(scope, 'l.id')}
-    ),
-    turnovers as (
-      select o.listing_id, not o.is_stay as owner_stay,
-        -- the earliest later check-in: the frame runs from the latest start down to the row before this one
-        coalesce(
-          min(o.start_date) filter (where o.is_stay) over (
-            partition by o.listing_id collate "C" order by o.start_date desc
-            rows between unbounded preceding and 1 preceding),
-          f.start_date
-        ) - o.end_date as days,
-        o.end_date, o.counted
-      from occupancies o
-      join first_after f on f.listing_id = o.listing_id
-    ),
-    counted as (
-      select * from turnovers
-      where counted and end_date between ${period.startDate}::date and ${period.endDate}::date
+    tallies as (
+      select grouping(days) = 1 as per_listing, days, listing_id, count(*) as turnovers,
+        count(*) filter (where owner_stay) as owner_stays, count(*) filter (where days = 0) as same_day
+      from turnovers
+      group by grouping sets ((days), (listing_id))
     )
-    select 'days' as kind, days, count(*) as turnovers, count(*) filter (where owner_stay) as owner_stays,
-      0::bigint as same_day, null::text as listing_id, null::text as listing_name,
-      null::bigint as listings
-    from counted group by days
+    select 'days' as kind, days, turnovers, owner_stays, 0::bigint as same_day, null::text as listing_id,
+      null::text as listing_name, null::bigint as listings
+    from tallies
+    where not per_listing
     union all
     select * from (
-      select 'listing', null::integer, c.turnovers, 0::bigint, c.same_day, c.listing_id, l.name, count(*) over ()
-      -- counted per listing first, so only one row per listing meets the names
-      from (
-        select listing_id, count(*) as turnovers, count(*) filter (where days = 0) as same_day
-        from counted
-        group by listing_id
-      ) c
-      join listings l on l.id = c.listing_id
-      order by c.turnovers desc, l.name, c.listing_id
+      select 'listing', null::integer, t.turnovers, 0::bigint, t.same_day, t.listing_id, l.name, count(*) over ()
+      from tallies t
+      join listings l on l.id = t.listing_id
+      where t.per_listing
+      order by t.turnovers desc, l.name, t.listing_id
       limit ${maxTurnoverListings}
     ) busiest`.execute(db);
 

@@ -131,66 +131,210 @@ export interface BreakdownRow extends ResponseMeasureRow {
   local_weekday: number | null;
   listing_id: string | null;
   listing_name: string | null;
-  /** Listings with waits, whatever `listingLimit` keeps. */
-  listings: number;
+  /** On listing rows: listings with waits, whatever `listingLimit` keeps; null on the others. */
+  listings: number | null;
 }
 
-/** The columns waits are broken down by. */
-const dimensionColumns = {
-  channel: sql`w.channel`,
-  stage: sql`w.stage`,
-  hour: sql`w.local_hour`,
-  weekday: sql`w.local_weekday`,
-  listing: sql`w.listing_id`,
-} as const;
-type Dimension = keyof typeof dimensionColumns;
-
 /**
- * The measures overall and per channel, stage, listing-local hour and weekday, and listing, in one statement:
- * reading the period's waits is most of the cost, and one pass feeds every dimension's sorted groups (three
- * statements side by side read them three times and contend for the same cores). Only the `listingLimit`
- * slowest listings (by median; those with no answer at all first) come back.
+ * The measures overall and per channel, stage, listing-local hour and weekday, and listing. Only the
+ * `listingLimit` slowest listings (by median; those with no answer at all first) come back.
+ *
+ * Sorting is what costs: a year of a large portfolio is a hundred thousand waits or more, and grouping them
+ * by each dimension in turn and then sorting every group's times sorts them a dozen times over. Instead the
+ * waits are counted into cells in one hashed pass that keeps each cell's response times unsorted, and only
+ * times are sorted. The listings and the other dimensions are two statements sent together, each in its own
+ * transaction, so PostgreSQL runs them side by side.
  */
 export async function responseBreakdownRows(
   db: Kysely<Database>,
   selection: WaitSelection,
   listingLimit: number,
 ): Promise<BreakdownRow[]> {
-  return withAnalyticsSettings(db, (trx) => breakdownRows(trx, selection, listingLimit));
+  const [byListing, byCell] = await Promise.all([
+    withAnalyticsSettings(db, (trx) => listingBreakdownRows(trx, selection, listingLimit)),
+    withAnalyticsSettings(db, (trx) => cellBreakdownRows(trx, selection)),
+  ]);
+  return [...byCell, ...byListing];
 }
 
-async function breakdownRows(
+/**
+ * Per-cell aggregates over {@link selectedWaits}, rolled up later: the counts of {@link ResponseMeasureRow},
+ * the sum of the answered times (for the mean), and those times unsorted in `times`.
+ */
+function cellColumns(now: Date): RawBuilder<unknown> {
+  const hourAgo = new Date(now.getTime() - hourSeconds * 1000);
+  const dayAgo = new Date(now.getTime() - daySeconds * 1000);
+  return sql`
+    count(*) as waits,
+    count(w.seconds) as answered,
+    sum(w.seconds) as total_seconds,
+    count(*) filter (where w.seconds <= ${hourSeconds}::integer) as within_hour,
+    count(*) filter (where w.seconds is not null or w.guest_message_at <= ${hourAgo}) as hour_decided,
+    count(*) filter (where w.seconds <= ${daySeconds}::integer) as within_day,
+    count(*) filter (where w.seconds is not null or w.guest_message_at <= ${dayAgo}) as day_decided,
+    array_agg(w.seconds) filter (where w.seconds is not null) as times`;
+}
+
+/** The mean of a row of summed cells as avg() computes it: the bigint sum over the count, both numeric. */
+const meanSeconds = (row: string) =>
+  sql`${sql.ref(`${row}.total_seconds`)}::numeric / nullif(${sql.ref(`${row}.answered`)}, 0)::numeric`;
+
+/**
+ * The listing rows: each listing's times are a few dozen, so its median and p90 are `percentile_cont` over its
+ * own unsorted times, one small sort each.
+ */
+async function listingBreakdownRows(
   db: Executor,
   selection: WaitSelection,
   listingLimit: number,
 ): Promise<BreakdownRow[]> {
-  const dimensions = Object.keys(dimensionColumns) as Dimension[];
-  const sets = [sql`()`, ...dimensions.map((dimension) => sql`(${dimensionColumns[dimension]})`)];
-  const label = sql.join(
-    dimensions.map((dimension) => sql`when grouping(${dimensionColumns[dimension]}) = 0 then ${dimension}`),
-    sql` `,
-  );
-  const { rows } = await sql<BreakdownRow & { listing_rank: number }>`
+  const { rows } = await sql<BreakdownRow>`
     with measured as (
-      select case ${label} else 'overall' end as dimension,
-        w.channel, w.stage, w.local_hour, w.local_weekday, w.listing_id,
-        ${responseMeasureColumns(selection.now)}
-      ${selectedWaits(selection)}
-      group by grouping sets (${sql.join(sets)})
+      select m.listing_id, m.waits, m.answered, p.seconds[1] as median_seconds, ${meanSeconds('m')} as mean_seconds,
+        p.seconds[2] as p90_seconds, m.within_hour, m.hour_decided, m.within_day, m.day_decided
+      from (select w.listing_id, ${cellColumns(selection.now)} ${selectedWaits(selection)} group by w.listing_id) m
+      cross join lateral (
+        select percentile_cont(array[0.5, 0.9]) within group (order by x) as seconds from unnest(m.times) x
+      ) p
     ),
     ranked as (
-      select m.*,
-        count(*) filter (where m.dimension = 'listing') over () as listings,
-        row_number() over (
-          partition by m.dimension order by m.median_seconds desc nulls first, m.waits desc, m.listing_id
-        ) as listing_rank
+      select m.*, count(*) over () as listings,
+        row_number() over (order by m.median_seconds desc nulls first, m.waits desc, m.listing_id) as listing_rank
       from measured m
     )
-    select r.*, l.name as listing_name
+    select 'listing' as dimension, null as channel, null as stage, null::smallint as local_hour,
+      null::smallint as local_weekday, r.listing_id, l.name as listing_name, r.listings, r.waits, r.answered,
+      r.median_seconds, r.mean_seconds, r.p90_seconds, r.within_hour, r.hour_decided, r.within_day, r.day_decided
     from ranked r
     left join listings l on l.id collate "C" = r.listing_id
-    where r.dimension <> 'listing' or r.listing_rank <= ${listingLimit}::integer
-    order by r.dimension, r.listing_rank`.execute(db);
+    where r.listing_rank <= ${listingLimit}::integer
+    order by r.listing_rank`.execute(db);
+  return rows;
+}
+
+/** The small dimensions, whose groups are sets of the channel × stage × local hour × weekday cells. */
+const cellDimensions = ['overall', 'channel', 'stage', 'hour', 'weekday'] as const;
+type CellDimension = (typeof cellDimensions)[number];
+
+/** Each small dimension's grouping column in the roll-up of the cells (the overall group has none). */
+const groupingColumns: Record<Exclude<CellDimension, 'overall'>, RawBuilder<unknown>> = {
+  channel: sql`c.channel_code`,
+  stage: sql`c.stage_code`,
+  hour: sql`c.local_hour`,
+  weekday: sql`c.local_weekday`,
+};
+
+/** Each small dimension's group of a cell as a number, to lead a sort key: 0 for the single overall group. */
+const groupCodes: Record<CellDimension, RawBuilder<unknown>> = {
+  overall: sql`0::bigint`,
+  channel: sql`c.channel_code`,
+  stage: sql`c.stage_code`,
+  hour: sql`c.local_hour::bigint`,
+  weekday: sql`c.local_weekday::bigint`,
+};
+
+/**
+ * The overall, channel, stage, hour and weekday rows, rolled up from the cells. Their groups hold thousands of
+ * times each, so the percentiles come from one sort of plain 64-bit numbers per dimension: group code in the
+ * high half, seconds in the low half, so each group's times lie together in order and a percentile is a
+ * position (the times of the groups before plus its rank in its group). `percentile_disc` reads those
+ * positions, each asked as a fraction half a position short of it (it picks position ceil(fraction × n)), and
+ * the interpolation is `percentile_cont`'s own arithmetic, so the figures equal `percentile_cont` per group.
+ */
+async function cellBreakdownRows(db: Executor, selection: WaitSelection): Promise<BreakdownRow[]> {
+  const groupedBy = sql.join(
+    (Object.keys(groupingColumns) as (keyof typeof groupingColumns)[]).map(
+      (dimension) => sql`when grouping(${groupingColumns[dimension]}) = 0 then ${dimension}`,
+    ),
+    sql` `,
+  );
+  const sortedTimes = sql.join(
+    cellDimensions.map(
+      (
+        dimension,
+      ) => sql`percentile_disc((select f.fractions from fractions f where f.dimension = ${dimension}))
+        within group (order by (${groupCodes[dimension]} << 32) | x) as ${sql.ref(dimension)}`,
+    ),
+  );
+  const timesOf = sql.join(
+    cellDimensions.map((dimension) => sql`when ${dimension} then p.${sql.ref(dimension)}`),
+    sql` `,
+  );
+  // percentile_cont's interpolation between the values at the floor and the ceiling of fraction × (n − 1);
+  // null for a group without answers (its slot is the next group's).
+  const interpolated = (fraction: number, lower: string, upper: string) => {
+    const position = sql`${sql.lit(fraction)}::float8 * (g.answered - 1)`;
+    return sql`case when g.answered > 0 then
+      v.${sql.ref(lower)} + (${position} - floor(${position})) * (v.${sql.ref(upper)} - v.${sql.ref(lower)}) end`;
+  };
+  const { rows } = await sql<BreakdownRow>`
+    with cells as (
+      select w.channel, w.stage, w.local_hour, w.local_weekday, ${cellColumns(selection.now)}
+      ${selectedWaits(selection)}
+      group by w.channel, w.stage, w.local_hour, w.local_weekday
+    ),
+    coded_cells as materialized (
+      select c.*, dense_rank() over (order by c.channel) as channel_code,
+        dense_rank() over (order by c.stage) as stage_code
+      from cells c
+    ),
+    grouped as (
+      select case ${groupedBy} else 'overall' end as dimension,
+        coalesce(c.channel_code, c.stage_code, c.local_hour, c.local_weekday, 0) as code,
+        c.channel, c.stage, c.local_hour, c.local_weekday,
+        coalesce(sum(c.waits), 0)::bigint as waits,
+        coalesce(sum(c.answered), 0)::bigint as answered,
+        sum(c.total_seconds)::bigint as total_seconds,
+        coalesce(sum(c.within_hour), 0)::bigint as within_hour,
+        coalesce(sum(c.hour_decided), 0)::bigint as hour_decided,
+        coalesce(sum(c.within_day), 0)::bigint as within_day,
+        coalesce(sum(c.day_decided), 0)::bigint as day_decided
+      from coded_cells c
+      group by grouping sets (
+        (), (c.channel_code, c.channel), (c.stage_code, c.stage), (c.local_hour), (c.local_weekday))
+    ),
+    positioned as materialized (
+      -- Where each group's times start in its dimension's sort, and its place among the groups with any
+      -- (four percentile positions each).
+      select g.*,
+        coalesce(sum(g.answered) over preceding, 0) as answered_before,
+        sum(g.answered) over (partition by g.dimension) as answered_in_dimension,
+        count(*) filter (where g.answered > 0) over preceding as slot
+      from grouped g
+      window preceding as (
+        partition by g.dimension order by g.code rows between unbounded preceding and 1 preceding)
+    ),
+    fractions as (
+      select g.dimension,
+        array_agg((g.answered_before + r.rank - 0.5) / g.answered_in_dimension order by g.code, r.i) as fractions
+      from positioned g
+      cross join lateral (values
+        (1, 1 + floor(0.5::float8 * (g.answered - 1))), (2, 1 + ceil(0.5::float8 * (g.answered - 1))),
+        (3, 1 + floor(0.9::float8 * (g.answered - 1))), (4, 1 + ceil(0.9::float8 * (g.answered - 1)))
+      ) r (i, rank)
+      where g.answered > 0
+      group by g.dimension
+    ),
+    picked as (
+      select ${sortedTimes}
+      from coded_cells c
+      cross join unnest(c.times) x
+    )
+    select g.dimension, g.channel, g.stage, g.local_hour, g.local_weekday, null as listing_id,
+      null as listing_name, null::bigint as listings, g.waits, g.answered,
+      ${interpolated(0.5, 'lower_median', 'upper_median')} as median_seconds,
+      ${meanSeconds('g')} as mean_seconds,
+      ${interpolated(0.9, 'lower_p90', 'upper_p90')} as p90_seconds,
+      g.within_hour, g.hour_decided, g.within_day, g.day_decided
+    from positioned g
+    cross join picked p
+    cross join lateral (
+      select (t.times[4 * g.slot + 1] - (g.code << 32))::float8 as lower_median,
+        (t.times[4 * g.slot + 2] - (g.code << 32))::float8 as upper_median,
+        (t.times[4 * g.slot + 3] - (g.code << 32))::float8 as lower_p90,
+        (t.times[4 * g.slot + 4] - (g.code << 32))::float8 as upper_p90
+      from (select case g.dimension ${timesOf} end as times) t
+    ) v`.execute(db);
   return rows;
 }
 

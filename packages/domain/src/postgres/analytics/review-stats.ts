@@ -8,13 +8,13 @@ import {
   type ReviewStats,
   reviewCategories,
 } from '../../analytics/review-stats.ts';
-import { addDays } from '../../core/dates.ts';
 import type { Channel } from '../../listings/listings.ts';
 import type { Executor } from '../database.ts';
 import { type AnalyticsScope, channelInScope, listingInScope } from './analytics-scope.ts';
+import { listingTodayRange } from './listing-today-range.ts';
 
 /** The column of each review category. */
-const categoryColumns: Readonly<Record<ReviewCategory, string>> = {
+export const categoryColumns: Readonly<Record<ReviewCategory, string>> = {
   cleanliness: 'cleanliness_rating',
   accuracy: 'accuracy_rating',
   checkIn: 'check_in_rating',
@@ -45,33 +45,21 @@ export interface ReviewSums {
 export type ReviewSumRow = Record<string, unknown>;
 
 /**
- * The reviews of `period` in scope, by the listing-local date they were submitted: a subquery with the
- * review's columns plus `listing_name`, `time_zone` and `answered`. Each listing's period is turned into UTC
- * instants once, so no review's timestamp needs converting to decide whether it belongs.
+ * The reviews of `period` in scope, by the listing-local date they were submitted (`local_date`, kept on
+ * every review): a subquery with the review's ratings, `listing_id`, `channel`, `submitted_at`,
+ * `responded_at`, `answered` and `local_date`. It reads one covering index, with no listing joined and no
+ * timestamp converted.
  */
 export function periodReviews(scope: AnalyticsScope, period: AnalyticsPeriod): RawBuilder<unknown> {
-  const dayAfter = addDays(period.endDate, 1);
-  // Listing zones are at most 14 hours from UTC, so a day either side holds every listing's period.
-  const from = new Date(`${addDays(period.startDate, -1)}T00:00:00Z`);
-  const to = new Date(`${addDays(dayAfter, 1)}T00:00:00Z`);
   return sql`(
-    with bounds as materialized (
-      select l.id, l.name, l.time_zone,
-        ${period.startDate}::date::timestamp at time zone l.time_zone as starts_at,
-        ${dayAfter}::date::timestamp at time zone l.time_zone as ends_at
-      from listings l
-      where l.account_id = ${scope.accountId} and ${listingInScope(scope, 'l.id')}
-    )
     -- Channel and listing in the C collation: grouping sorts by them, and byte order sorts several times faster.
-    select v.id, v.listing_id collate "C" as listing_id, b.name as listing_name, b.time_zone,
-      v.channel collate "C" as channel, v.overall_rating,
+    select v.listing_id collate "C" as listing_id, v.channel collate "C" as channel, v.overall_rating,
       v.cleanliness_rating, v.accuracy_rating, v.check_in_rating, v.communication_rating, v.location_rating,
-      v.value_rating, v.submitted_at, v.responded_at, v.responded_at is not null as answered
-    from bounds b
-    join reviews v on v.listing_id = b.id
+      v.value_rating, v.submitted_at, v.responded_at, v.responded_at is not null as answered, v.local_date
+    from reviews v
     where v.account_id = ${scope.accountId}
-      and v.submitted_at >= ${from} and v.submitted_at < ${to}
-      and v.submitted_at >= b.starts_at and v.submitted_at < b.ends_at
+      and v.local_date between ${period.startDate}::date and ${period.endDate}::date
+      and ${listingInScope(scope, 'v.listing_id')}
       and ${channelInScope(scope, 'v.channel')}
   )`;
 }
@@ -98,16 +86,57 @@ export const reviewSumColumns: RawBuilder<unknown> = sql`
   count(*) filter (where not answered)::bigint as unanswered,
   count(*) filter (where not answered and overall_rating <= 3)::bigint as unanswered_low`;
 
+/** The names of the {@link reviewSumColumns}: each is a count or a sum, so it adds up across groups. */
+const reviewSumColumnNames: readonly string[] = [
+  'reviews',
+  'rating_sum',
+  'stars_1',
+  'stars_2',
+  'stars_3',
+  'stars_4',
+  'stars_5',
+  ...reviewCategories.flatMap((category) => [`${category}_sum`, `${category}_n`]),
+  'replied',
+  'reply_seconds',
+  'low',
+  'unanswered',
+  'unanswered_low',
+];
+
+/**
+ * Aggregate columns adding up the named {@link reviewSumColumns} of grouped rows (the per-channel or
+ * per-listing sums), so the whole period's sums need no second pass over its reviews. `reply_seconds`
+ * stays numeric, the rest are bigint as {@link reviewSumColumns} returns them.
+ */
+export function summedReviewColumns(names: readonly string[]): RawBuilder<unknown> {
+  return sql.join(
+    names.map((name) =>
+      name === 'reply_seconds'
+        ? sql`sum(${sql.ref(name)}) as ${sql.ref(name)}`
+        : sql`sum(${sql.ref(name)})::bigint as ${sql.ref(name)}`,
+    ),
+  );
+}
+
 /** The review sums of the period per channel (`channel` set, `all_channels` 0) and overall (`all_channels` 1). */
 export async function reviewSumsByChannel(
   db: Executor,
   scope: AnalyticsScope,
   period: AnalyticsPeriod,
 ): Promise<(ReviewSumRow & { channel: Channel | null; all_channels: number })[]> {
+  // Summed per channel in one pass, then the few channel rows added up for the whole period: grouping sets
+  // would run every aggregate twice for each review.
   const { rows } = await sql<ReviewSumRow & { channel: Channel | null; all_channels: number }>`
-    select channel, grouping(channel) as all_channels, ${reviewSumColumns}
-    from ${periodReviews(scope, period)} v
-    group by grouping sets ((), (channel))
+    with by_channel as materialized (
+      select channel, ${reviewSumColumns}
+      from ${periodReviews(scope, period)} v
+      group by channel
+    )
+    select channel, 0 as all_channels, ${sql.join(reviewSumColumnNames.map((name) => sql.ref(name)))}
+    from by_channel
+    union all
+    select null, 1, ${summedReviewColumns(reviewSumColumnNames)}
+    from by_channel
     order by channel`.execute(db);
   return rows;
 }
@@ -181,20 +210,25 @@ export async function completedStays(
   period: AnalyticsPeriod,
   now: Date,
 ): Promise<{ completed: number; reviewed: number }> {
+  const { earliest, latest } = listingTodayRange(now);
+  // A stay that checked out by the earliest listing today has checked out everywhere; only the few checking
+  // out in the day or two after it look up their listing's own today. `reviewed` (kept by triggers on
+  // reviews) says whether the stay got a review, so this is one index-only count, not a join to the reviews.
   const { rows } = await sql<{ completed: number; reviewed: number }>`
-    with scoped as materialized (
-      select l.id, (${now}::timestamptz at time zone l.time_zone)::date as today
-      from listings l
-      where l.account_id = ${scope.accountId} and ${listingInScope(scope, 'l.id')}
-    )
-    select count(*)::bigint as completed, count(v.id)::bigint as reviewed
+    select count(*)::bigint as completed, count(*) filter (where r.reviewed)::bigint as reviewed
     from reservations r
-    join scoped s on s.id = r.listing_id
-    left join reviews v on v.account_id = r.account_id and v.reservation_id = r.id
     where r.account_id = ${scope.accountId}
       and r.status = 'accepted'
-      and r.end_date between ${period.startDate}::date and ${period.endDate}::date
-      and r.end_date <= s.today
+      and r.end_date between ${period.startDate}::date and least(${period.endDate}::date, ${latest}::date)
+      and (
+        r.end_date <= ${earliest}::date
+        or r.end_date <= (
+          select (${now.toISOString()}::timestamptz at time zone l.time_zone)::date
+          from listings l
+          where l.id = r.listing_id and l.account_id = ${scope.accountId}
+        )
+      )
+      and ${listingInScope(scope, 'r.listing_id')}
       and ${channelInScope(scope, 'r.channel')}`.execute(db);
   return { completed: Number(rows[0]?.completed ?? 0), reviewed: Number(rows[0]?.reviewed ?? 0) };
 }

@@ -5,6 +5,10 @@ import * as stayNightFacts from './2026_11_24_0003_stay_night_facts.ts';
 import * as reservationAnalytics from './2026_11_24_0004_reservation_analytics.ts';
 import * as guestAnalytics from './2026_11_24_0005_guest_analytics.ts';
 import * as performanceAnalytics from './2026_11_24_0006_performance_analytics.ts';
+import * as paceAndPatternIndexes from './2026_11_25_0007_pace_and_pattern_indexes.ts';
+import * as reservationMovements from './2026_11_25_0008_reservation_movements.ts';
+import * as cancellationAndReviewIndexes from './2026_11_25_0009_cancellation_and_review_indexes.ts';
+import * as holdsByAccountEnd from './2026_11_25_0010_holds_by_account_end.ts';
 
 /**
  * The domain's migrations by name. Names sort in the order they run; other packages (auth) contribute
@@ -17,4 +21,8 @@ export const domainMigrations: Readonly<Record<string, Migration>> = {
   '2026_11_24_0004_reservation_analytics': reservationAnalytics,
   '2026_11_24_0005_guest_analytics': guestAnalytics,
   '2026_11_24_0006_performance_analytics': performanceAnalytics,
+  '2026_11_25_0007_pace_and_pattern_indexes': paceAndPatternIndexes,
+  '2026_11_25_0008_reservation_movements': reservationMovements,
+  '2026_11_25_0009_cancellation_and_review_indexes': cancellationAndReviewIndexes,
+  '2026_11_25_0010_holds_by_account_end': holdsByAccountEnd,
 };
