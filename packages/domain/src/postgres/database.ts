@@ -215,6 +215,16 @@ export interface StayNightFactsTable {
   payout_minor: number;
 }
 
+/**
+ * A run of open nights between two consecutive holds of a listing: `start_date` is its first open night,
+ * `end_date` the next held one. Rebuilt by triggers on `calendar_holds` in every hold write (migration 0011).
+ */
+export interface CalendarGapsTable {
+  listing_id: ColumnType<string, never, never>;
+  start_date: ColumnType<string, never, never>;
+  end_date: ColumnType<string, never, never>;
+}
+
 /** Sold nights and money per listing, month, channel and currency; moved with every `stay_night_facts` change. */
 export interface StayMonthFactsTable {
   listing_id: string;
@@ -433,6 +443,7 @@ export interface Database {
   calendar_channel_prices: CalendarChannelPricesTable;
   reservations: ReservationsTable;
   calendar_holds: CalendarHoldsTable;
+  calendar_gaps: CalendarGapsTable;
   reservation_line_items: ReservationLineItemsTable;
   reservation_nights: ReservationNightsTable;
   reservation_changes: ReservationChangesTable;

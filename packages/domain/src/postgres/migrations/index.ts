@@ -9,6 +9,7 @@ import * as paceAndPatternIndexes from './2026_11_25_0007_pace_and_pattern_index
 import * as reservationMovements from './2026_11_25_0008_reservation_movements.ts';
 import * as cancellationAndReviewIndexes from './2026_11_25_0009_cancellation_and_review_indexes.ts';
 import * as holdsByAccountEnd from './2026_11_25_0010_holds_by_account_end.ts';
+import * as calendarGaps from './2026_11_25_0011_calendar_gaps.ts';
 
 /**
  * The domain's migrations by name. Names sort in the order they run; other packages (auth) contribute
@@ -25,4 +26,5 @@ export const domainMigrations: Readonly<Record<string, Migration>> = {
   '2026_11_25_0008_reservation_movements': reservationMovements,
   '2026_11_25_0009_cancellation_and_review_indexes': cancellationAndReviewIndexes,
   '2026_11_25_0010_holds_by_account_end': holdsByAccountEnd,
+  '2026_11_25_0011_calendar_gaps': calendarGaps,
 };
