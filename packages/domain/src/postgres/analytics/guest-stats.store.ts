@@ -108,9 +108,8 @@ export function createGuestAnalytics({ db, clock }: StoreDeps): GuestAnalyticsUs
       const input = parseInput(reviewAnalyticsInputSchema, rawInput);
       const scope = await resolveAnalyticsScope(db, actor, input);
       const period = periodOf(input);
-      const analytics = await withAnalyticsSettings(db, (trx) =>
-        reviewAnalyticsOf(trx, scope, period, input),
-      );
+      // Two reads side by side, each in its own settings transaction (see reviewAnalyticsOf).
+      const analytics = await reviewAnalyticsOf(db, scope, period, input);
       return {
         meta: analyticsMeta(scope, period, {
           basis: 'review_date',

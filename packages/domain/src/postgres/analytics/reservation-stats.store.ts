@@ -22,9 +22,9 @@ import { upcomingReservations } from './reservation-upcoming.ts';
 
 /**
  * Reservation analytics over PostgreSQL: each method validates its input, then, in one transaction with the
- * analytics settings (no JIT, more work memory) and so one snapshot for all its statements, resolves the
- * listing, group and channel filters against the actor's account and runs its set-based queries (one file
- * per tool).
+ * analytics settings (no JIT, custom plans, more work memory), resolves the listing, group and channel
+ * filters against the actor's account and runs its set-based queries (one file per tool). Upcoming
+ * reservations, one small indexed statement, need neither the settings nor the transaction.
  */
 export function createReservationAnalytics({ db, clock }: StoreDeps): ReservationAnalyticsUseCases {
   return {
@@ -72,9 +72,8 @@ export function createReservationAnalytics({ db, clock }: StoreDeps): Reservatio
     },
     async getUpcomingReservations(actor, rawInput) {
       const input = parseInput(upcomingReservationsInputSchema, rawInput);
-      return withAnalyticsSettings(db, async (trx) =>
-        upcomingReservations(trx, await resolveAnalyticsScope(trx, actor, input), input, clock.now()),
-      );
+      // One small indexed statement, so neither the analytics settings nor a transaction (see the function).
+      return upcomingReservations(db, actor, input, clock.now());
     },
   };
 }

@@ -1,18 +1,22 @@
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Granularity } from '../../analytics/analytics-filters.ts';
 import { type AnalyticsPeriod, bucketStart, periodBuckets } from '../../analytics/analytics-period.ts';
 import { type NullReason, ratioOf } from '../../analytics/analytics-result.ts';
 import type { ReviewAnalytics } from '../../analytics/review-analytics.ts';
+import { reviewCategories } from '../../analytics/review-stats.ts';
+import { addDays } from '../../core/dates.ts';
 import type { Channel } from '../../listings/listings.ts';
-import type { Executor } from '../database.ts';
-import type { AnalyticsScope } from './analytics-scope.ts';
+import type { Database, Executor } from '../database.ts';
+import { type AnalyticsScope, channelInScope, listingInScope } from './analytics-scope.ts';
+import { withAnalyticsSettings } from './guest-query-settings.ts';
 import {
   bucketStartOf,
+  categoryColumns,
   lowestCategoryOf,
   meanRating,
   periodReviews,
   type ReviewSumRow,
-  reviewSumColumns,
+  summedReviewColumns,
   toReviewSums,
 } from './review-stats.ts';
 
@@ -27,10 +31,14 @@ export interface ReviewAnalyticsOptions {
 interface RankedListingRow extends ReviewSumRow {
   listing_id: string;
   listing_name: string;
-  best_rank: number;
-  worst_rank: number;
-  ranked: number;
+  /** Null when the listing is among the worst only. */
+  best_rank: number | null;
+  /** Null when the listing is among the best only. */
+  worst_rank: number | null;
 }
+
+/** A bucket's trend sums: `reviews`, `rating_sum` and `stars_5`. */
+type BucketSumRow = ReviewSumRow & { bucket: string };
 
 interface LowRatingRow {
   id: string;
@@ -44,74 +52,72 @@ interface LowRatingRow {
 }
 
 /**
+ * The sums the analytics show, named as in `reviewSumColumns`: a shown listing needs its count, rating sum,
+ * five-star count and categories; the whole period (added up from its days) also its low ratings and
+ * unanswered reviews. Reply times are left out: nothing here shows them.
+ */
+const shownListingSumColumns = sql`
+  count(*)::bigint as reviews,
+  sum(overall_rating)::bigint as rating_sum,
+  count(*) filter (where overall_rating = 5)::bigint as stars_5,
+  ${sql.join(
+    reviewCategories.map(
+      (category) =>
+        sql`sum(${sql.ref(categoryColumns[category])})::bigint as ${sql.ref(`${category}_sum`)},
+          count(${sql.ref(categoryColumns[category])})::bigint as ${sql.ref(`${category}_n`)}`,
+    ),
+  )}`;
+
+/** {@link shownListingSumColumns} and the unanswered and low-rating counts, over `periodReviews` rows. */
+const listingSumColumns = sql`
+  ${shownListingSumColumns},
+  count(*) filter (where overall_rating <= 3)::bigint as low,
+  count(*) filter (where not answered)::bigint as unanswered,
+  count(*) filter (where not answered and overall_rating <= 3)::bigint as unanswered_low`;
+
+/** The names of the {@link listingSumColumns}: each is a count or a sum, so it adds up across days. */
+const listingSumColumnNames: readonly string[] = [
+  'reviews',
+  'rating_sum',
+  'stars_5',
+  ...reviewCategories.flatMap((category) => [`${category}_sum`, `${category}_n`]),
+  'low',
+  'unanswered',
+  'unanswered_low',
+];
+
+/**
  * The rating trend by bucket, the weakest category, the best and worst listings with enough reviews, and the
- * newest low ratings of a period; everything but `meta`, plus the notes for it. One statement reads the
- * period's reviews once and returns each part as JSON.
+ * newest low ratings of a period; everything but `meta`, plus the notes for it. Two reads side by side, each
+ * in its own transaction with the analytics settings (so on its own connection when `db` is a pool), as
+ * review stats does, and of about the same cost: the ranking, and the trend and whole-period sums with the
+ * low ratings. Each reads the period's reviews from the covering index once, summing per listing only what
+ * ranks them and per day everything else, rather than every sum for both groupings. As in review stats, the
+ * two reads see their own snapshots: a review written between them shows in one part only.
  */
 export async function reviewAnalyticsOf(
-  db: Executor,
+  db: Kysely<Database>,
   scope: AnalyticsScope,
   period: AnalyticsPeriod,
   options: ReviewAnalyticsOptions,
 ): Promise<{ result: Omit<ReviewAnalytics, 'meta'>; notes: string[] }> {
-  const { rows } = await sql<{
-    buckets: (ReviewSumRow & { bucket: string | null; whole: number })[];
-    listings: RankedListingRow[];
-    low: LowRatingRow[];
-  }>`
-    with period_reviews as materialized (
-      select v.*, (v.submitted_at at time zone v.time_zone)::date as local_date
-      from ${periodReviews(scope, period)} v
-    ),
-    buckets as (
-      select bucket, grouping(bucket) as whole, ${reviewSumColumns}
-      from (select *, ${bucketStartOf(options.granularity)} as bucket from period_reviews) v
-      group by grouping sets ((), (bucket))
-    ),
-    per_listing as (
-      select listing_id, min(listing_name) as listing_name, avg(overall_rating) as mean, ${reviewSumColumns}
-      from period_reviews
-      group by listing_id
-      having count(*) >= ${options.minReviews}::integer
-    ),
-    ranked as (
-      select *,
-        row_number() over (order by mean desc, reviews desc, listing_id) as best_rank,
-        row_number() over (order by mean, reviews desc, listing_id) as worst_rank,
-        count(*) over () as ranked
-      from per_listing
-    ),
-    low as (
-      select id, listing_id, listing_name, channel, overall_rating, submitted_at, local_date, answered
-      from period_reviews
-      where overall_rating <= 3
-      order by submitted_at desc, id desc
-      limit ${options.lowRatingLimit}::integer
-    )
-    select
-      (select coalesce(json_agg(b), '[]'::json) from buckets b) as buckets,
-      (
-        select coalesce(json_agg(r), '[]'::json) from ranked r
-        where r.best_rank <= ${options.listingLimit}::integer or r.worst_rank <= ${options.listingLimit}::integer
-      ) as listings,
-      (select coalesce(json_agg(l order by l.submitted_at desc, l.id desc), '[]'::json) from low l) as low`.execute(
-    db,
-  );
-  const bucketRows = rows[0]?.buckets ?? [];
-  const listingRows = rows[0]?.listings ?? [];
-  const lowRows = rows[0]?.low ?? [];
+  const [listings, trend] = await Promise.all([
+    withAnalyticsSettings(db, (trx) => rankedListings(trx, scope, period, options)),
+    withAnalyticsSettings(db, (trx) => trendAndLowRatings(trx, scope, period, options)),
+  ]);
+  const bucketRows = trend.buckets;
+  const lowRows = trend.low;
 
-  const total = toReviewSums(bucketRows.find((row) => Number(row.whole) === 1));
-  const byBucket = new Map(
-    bucketRows
-      .filter((row) => Number(row.whole) === 0 && row.bucket !== null)
-      .map((row) => [row.bucket as string, toReviewSums(row)]),
-  );
-  const ranked = listingRows.map((row) => ({
-    ranks: { best: Number(row.best_rank), worst: Number(row.worst_rank) },
+  const total = toReviewSums(trend.totals);
+  const byBucket = new Map(bucketRows.map((row) => [row.bucket, toReviewSums(row)]));
+  const shown = listings.shown.map((row) => ({
+    // A listing among the best only has no worst rank, and the other way round.
+    ranks: {
+      best: row.best_rank === null ? null : Number(row.best_rank),
+      worst: row.worst_rank === null ? null : Number(row.worst_rank),
+    },
     listing: rankedListing(row),
   }));
-  const rankedCount = Number(listingRows[0]?.ranked ?? 0);
   const notes: string[] = [];
   if (total.low > lowRows.length) {
     notes.push(
@@ -140,15 +146,9 @@ export async function reviewAnalyticsOf(
         };
       }),
       lowestCategory: lowestCategoryOf(total),
-      rankedListings: rankedCount,
-      bestListings: ranked
-        .filter(({ ranks }) => ranks.best <= options.listingLimit)
-        .sort((a, b) => a.ranks.best - b.ranks.best)
-        .map(({ listing }) => listing),
-      worstListings: ranked
-        .filter(({ ranks }) => ranks.worst <= options.listingLimit)
-        .sort((a, b) => a.ranks.worst - b.ranks.worst)
-        .map(({ listing }) => listing),
+      rankedListings: listings.ranked,
+      bestListings: listedBy(shown, (ranks) => ranks.best),
+      worstListings: listedBy(shown, (ranks) => ranks.worst),
       lowRatings: total.low,
       recentLowRatings: lowRows.map((row) => ({
         reviewId: row.id,
@@ -166,6 +166,130 @@ export async function reviewAnalyticsOf(
     },
     notes,
   };
+}
+
+/**
+ * The best and worst few listings with enough reviews, and how many have enough. Every listing of the
+ * period needs only its count and rating sum to be ranked (one index-only read, grouped by listing); two
+ * top-N sorts pick the shown ones rather than ranking every listing, and only those few sum their five-star
+ * counts and categories, from their own reviews of the period (`reviews_listing_local_date`).
+ */
+async function rankedListings(
+  db: Executor,
+  scope: AnalyticsScope,
+  period: AnalyticsPeriod,
+  options: ReviewAnalyticsOptions,
+): Promise<{ shown: RankedListingRow[]; ranked: number }> {
+  const { rows } = await sql<{ shown: RankedListingRow[]; ranked: number }>`
+    with ranked as materialized (
+      -- Means as double quotients of the integer sums: equal fractions divide to equal doubles and distinct
+      -- ones (small denominators) to distinct ones in the same order, so ties and order are exact, and
+      -- doubles sort several times faster than numerics.
+      select listing_id, reviews, rating_sum::double precision / reviews as mean
+      from (
+        select listing_id, count(*)::bigint as reviews, sum(overall_rating)::bigint as rating_sum
+        from ${periodReviews(scope, period)} v
+        group by listing_id
+      ) v
+      where reviews >= ${options.minReviews}::integer
+    ),
+    best as (
+      select listing_id, row_number() over (order by mean desc, reviews desc, listing_id) as best_rank
+      from (
+        select * from ranked order by mean desc, reviews desc, listing_id limit ${options.listingLimit}::integer
+      ) r
+    ),
+    worst as (
+      select listing_id, row_number() over (order by mean, reviews desc, listing_id) as worst_rank
+      from (
+        select * from ranked order by mean, reviews desc, listing_id limit ${options.listingLimit}::integer
+      ) r
+    ),
+    shown as (
+      select s.listing_id, l.name as listing_name, b.best_rank, w.worst_rank, sums.*
+      from (select listing_id from best union select listing_id from worst) s
+      -- listing_id is in the C collation (see periodReviews); back in the default one the key finds its row
+      join listings l on l.id = s.listing_id collate "default"
+      left join best b on b.listing_id = s.listing_id
+      left join worst w on w.listing_id = s.listing_id
+      cross join lateral (
+        -- The same reviews periodReviews selects, of this one listing.
+        select ${shownListingSumColumns}
+        from reviews v
+        where v.listing_id = l.id
+          and v.local_date between ${period.startDate}::date and ${period.endDate}::date
+          and v.account_id = ${scope.accountId}
+          and ${channelInScope(scope, 'v.channel')}
+      ) sums
+    )
+    select
+      (select coalesce(json_agg(s), '[]'::json) from shown s) as shown,
+      (select count(*) from ranked) as ranked`.execute(db);
+  return { shown: rows[0]?.shown ?? [], ranked: Number(rows[0]?.ranked ?? 0) };
+}
+
+/**
+ * The trend's sums per bucket and the whole period's sums, both added up from the period's reviews summed
+ * per local day (one index-only read, grouped in index order), and the newest low ratings, read backwards in
+ * submission order.
+ */
+async function trendAndLowRatings(
+  db: Executor,
+  scope: AnalyticsScope,
+  period: AnalyticsPeriod,
+  options: ReviewAnalyticsOptions,
+): Promise<{ buckets: BucketSumRow[]; totals: ReviewSumRow | undefined; low: LowRatingRow[] }> {
+  // Listing zones are at most 14 hours from UTC, so a day either side holds every listing's period: the
+  // newest low ratings are then read backwards from the period's end rather than from the newest review.
+  const from = new Date(`${addDays(period.startDate, -1)}T00:00:00Z`);
+  const to = new Date(`${addDays(period.endDate, 2)}T00:00:00Z`);
+  const { rows } = await sql<{ buckets: BucketSumRow[]; totals: ReviewSumRow; low: LowRatingRow[] }>`
+    with per_day as materialized (
+      select local_date, ${listingSumColumns}
+      from ${periodReviews(scope, period)} v
+      group by local_date
+    ),
+    buckets as (
+      select bucket, sum(reviews)::bigint as reviews, sum(rating_sum)::bigint as rating_sum,
+        sum(stars_5)::bigint as stars_5
+      from (select *, ${bucketStartOf(options.granularity)} as bucket from per_day) v
+      group by bucket
+    ),
+    low as (
+      select v.id, v.listing_id, l.name as listing_name, v.channel, v.overall_rating, v.submitted_at,
+        v.local_date, v.responded_at is not null as answered
+      from reviews v
+      join listings l on l.id = v.listing_id
+      where v.account_id = ${scope.accountId}
+        and v.submitted_at >= ${from} and v.submitted_at < ${to}
+        and v.local_date between ${period.startDate}::date and ${period.endDate}::date
+        and v.overall_rating <= 3
+        and ${listingInScope(scope, 'v.listing_id')}
+        and ${channelInScope(scope, 'v.channel')}
+      order by v.submitted_at desc, v.id desc
+      limit ${options.lowRatingLimit}::integer
+    )
+    select
+      (select coalesce(json_agg(b), '[]'::json) from buckets b) as buckets,
+      (select row_to_json(t) from (select ${summedReviewColumns(listingSumColumnNames)} from per_day) t) as totals,
+      (select coalesce(json_agg(l order by l.submitted_at desc, l.id desc), '[]'::json) from low l) as low`.execute(
+    db,
+  );
+  return { buckets: rows[0]?.buckets ?? [], totals: rows[0]?.totals, low: rows[0]?.low ?? [] };
+}
+
+/** The shown listings that have a rank of the kind `rankOf` reads, in that rank's order. */
+function listedBy<Listing>(
+  shown: readonly { ranks: { best: number | null; worst: number | null }; listing: Listing }[],
+  rankOf: (ranks: { best: number | null; worst: number | null }) => number | null,
+): Listing[] {
+  return shown
+    .flatMap((entry) => {
+      const rank = rankOf(entry.ranks);
+      return rank === null ? [] : [{ rank, listing: entry.listing }];
+    })
+    .sort((a, b) => a.rank - b.rank)
+    .map(({ listing }) => listing);
 }
 
 function rankedListing(row: RankedListingRow) {

@@ -10,6 +10,7 @@ import * as reservationMovements from './2026_11_25_0008_reservation_movements.t
 import * as cancellationAndReviewIndexes from './2026_11_25_0009_cancellation_and_review_indexes.ts';
 import * as holdsByAccountEnd from './2026_11_25_0010_holds_by_account_end.ts';
 import * as calendarGaps from './2026_11_25_0011_calendar_gaps.ts';
+import * as reviewsByListing from './2026_11_25_0012_reviews_by_listing.ts';
 
 /**
  * The domain's migrations by name. Names sort in the order they run; other packages (auth) contribute
@@ -27,4 +28,5 @@ export const domainMigrations: Readonly<Record<string, Migration>> = {
   '2026_11_25_0009_cancellation_and_review_indexes': cancellationAndReviewIndexes,
   '2026_11_25_0010_holds_by_account_end': holdsByAccountEnd,
   '2026_11_25_0011_calendar_gaps': calendarGaps,
+  '2026_11_25_0012_reviews_by_listing': reviewsByListing,
 };
