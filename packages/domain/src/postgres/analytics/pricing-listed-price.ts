@@ -211,7 +211,7 @@ export class ListedPrices {
     if (startPrices.length === 0) return;
     const ids = new Set(prices.applied.split(','));
     // The rules are unconditional here, so any dates do: each stands for one starting price.
-    const dates = startPrices.map((_, index) => addDays('2000-01-01', index));
+    const dates = standInDates(startPrices.length);
     const priced = priceNights(
       {
         listingId: '',
@@ -230,6 +230,15 @@ export class ListedPrices {
       prices.byStartPrice.set(startPrices[index] as number, night.priceMinor);
     });
   }
+}
+
+/** Consecutive dates from 2000-01-01, kept: pricing asks for thousands of them and building each costs. */
+const standIns: LocalDate[] = [];
+
+/** The first `count` stand-in dates, one per starting price priced together. */
+function standInDates(count: number): LocalDate[] {
+  while (standIns.length < count) standIns.push(addDays('2000-01-01', standIns.length));
+  return standIns.slice(0, count);
 }
 
 /** Prices before the floor of one currency under one set of applied rules, by starting price. */

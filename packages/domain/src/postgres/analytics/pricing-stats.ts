@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { AnalyticsPeriod } from '../../analytics/analytics-period.ts';
 import { type PricingStatsCurrency, weekendNights } from '../../analytics/pricing-stats.ts';
-import { dayOfWeek, type LocalDate } from '../../core/dates.ts';
+import { addDays, dayOfWeek, daysBetween, type LocalDate } from '../../core/dates.ts';
 import type { PricingRule } from '../../pricing/pricing.ts';
 import type { Database, Executor } from '../database.ts';
 import { toPricingRule } from '../pricing/pricing-inputs.ts';
@@ -14,7 +14,13 @@ import {
   pieceBounds,
   weekdaysBetween,
 } from './pricing-listed-price.ts';
-import { type NightKind, nightsByPriceGroup } from './pricing-nights.ts';
+import {
+  type ClassRow,
+  type NightKind,
+  nightsByPriceGroup,
+  type OverrideRow,
+  type PriceGroupRow,
+} from './pricing-nights.ts';
 import { bookedSummary, PriceTally } from './pricing-tallies.ts';
 import { soldNightRows } from './sold-nights.ts';
 
@@ -71,6 +77,49 @@ class CurrencyListing {
   }
 }
 
+/**
+ * The period in two halves, cut at the piece bound nearest its middle (so each piece lies in one half), or
+ * whole when it is one piece. Finding a year of a large portfolio's open runs is most of the work; counted
+ * by halves on two connections, the database server does both at once.
+ */
+function halvesOf(
+  period: AnalyticsPeriod,
+  pieces: readonly LocalDate[],
+): [AnalyticsPeriod, ...AnalyticsPeriod[]] {
+  const middle = addDays(period.startDate, Math.floor(daysBetween(period.startDate, period.endDate) / 2));
+  const distance = (bound: LocalDate) => Math.abs(daysBetween(middle, bound));
+  const cut = pieces
+    .slice(1, -1)
+    .reduce<LocalDate | null>(
+      (best, bound) => (best === null || distance(bound) < distance(best) ? bound : best),
+      null,
+    );
+  if (cut === null) return [period];
+  return [
+    { startDate: period.startDate, endDate: addDays(cut, -1) },
+    { startDate: cut, endDate: period.endDate },
+  ];
+}
+
+/**
+ * Promises of the results of `promises` in the order they settle: the first settles with whichever settles
+ * first, and so on. Each is handled from the start, so one failing while another is awaited is no unhandled
+ * rejection; the failure surfaces where its turn is awaited.
+ */
+function inOrderOfArrival<T>(promises: readonly Promise<T>[]): Promise<T>[] {
+  const settlers: { resolve: (value: T) => void; reject: (error: unknown) => void }[] = [];
+  const ordered = promises.map(() => new Promise<T>((resolve, reject) => settlers.push({ resolve, reject })));
+  let arrived = 0;
+  for (const promise of promises) {
+    promise.then(
+      (value) => settlers[arrived++]?.resolve(value),
+      (error: unknown) => settlers[arrived++]?.reject(error),
+    );
+  }
+  for (const turn of ordered) turn.catch(() => undefined);
+  return ordered;
+}
+
 /** A night standing for all nights of its weekday in its piece of the period. */
 interface Representative {
   readonly night: LocalDate;
@@ -79,15 +128,12 @@ interface Representative {
   readonly weekend: boolean;
 }
 
-/** The night-count columns by weekday, named once rather than per row. */
-const dowColumns = Array.from({ length: 7 }, (_, weekday) => `dow_${weekday}`);
-
 const isWeekend = (night: LocalDate) => (weekendNights as readonly number[]).includes(dayOfWeek(night));
 
 /**
  * Per currency of the listings in scope: listed prices of the period's open nights (all, weekday, weekend)
  * and, over its sold nights, booked ADR next to the listed price of the same nights. The night counts and
- * the sold nights' revenue are read side by side, on two connections when `db` is a pool.
+ * the sold nights' revenue are read side by side, on several connections when `db` is a pool.
  */
 export async function pricingStatsByCurrency(
   db: Kysely<Database>,
@@ -97,10 +143,16 @@ export async function pricingStatsByCurrency(
   now: Date,
 ): Promise<PricingStatsCurrency[]> {
   const pieces = pieceBounds(period, rules, now);
-  const [rows, booked] = await Promise.all([
-    withAnalyticsSettings(db, (trx) => nightsByPriceGroup(trx, scope, period, rules, pieces)),
-    bookedNights(db, scope, period),
-  ]);
+  const booked = bookedNights(db, scope, period);
+  const [first, ...later] = inOrderOfArrival(
+    halvesOf(period, pieces).map((half) =>
+      withAnalyticsSettings(db, (trx) => nightsByPriceGroup(trx, scope, half, rules, pieces)),
+    ),
+  ) as [Promise<PriceGroupRow[]>, ...Promise<PriceGroupRow[]>[]];
+  // Whichever half is read first is priced and counted while the other is still read. The sold nights are
+  // awaited last: handled now, a failure of theirs meanwhile is no unhandled rejection but surfaces there.
+  booked.catch(() => undefined);
+  const firstRows = await first;
 
   // Representatives by piece and weekday: index (piece − 1) × 7 + weekday.
   const representatives: Representative[] = [];
@@ -115,8 +167,9 @@ export async function pricingStatsByCurrency(
       representatives.push({ night, nights, weekend: isWeekend(night) });
     }
   }
-  const classes = new Map<number, ListingClass>();
-  for (const row of rows) if (row.row === 'class') classes.set(Number(row.class_id), row);
+  // Every half lists every class.
+  const classes = new Map<number, ClassRow>();
+  for (const row of firstRows) if (row.row === 'class') classes.set(Number(row.class_id), row);
   const listedPrices = new ListedPrices(
     rules,
     now,
@@ -151,35 +204,44 @@ export async function pricingStatsByCurrency(
     return found;
   };
 
-  for (const row of rows) {
-    if (row.row === 'class') {
-      // Every night of every listing of the class, at its base price.
-      const { prices } = pricesOf(Number(row.class_id), 0);
+  for (const [classId, row] of classes) {
+    const { prices } = pricesOf(classId, 0);
+    const currency = listingOf(row.currency);
+    // Every night of every listing of the class, at its base price.
+    representatives.forEach(({ nights }, index) => {
+      currency.all += Number(row.listings) * nights * (prices[index] as number);
+    });
+  }
+  const overrides: OverrideRow[] = [];
+  /** Adds up one half's nights of every class, keeping its nights with a per-date price for after all halves. */
+  const countHalf = (rows: readonly PriceGroupRow[]) => {
+    for (const row of rows) {
+      if (row.row === 'override') {
+        overrides.push(row);
+        continue;
+      }
+      const classId = Number(row.class_id);
+      const { prices } = pricesOf(classId, 0);
       const currency = listingOf(row.currency);
-      representatives.forEach(({ nights }, index) => {
-        currency.all += Number(row.listings) * nights * (prices[index] as number);
-      });
-    } else if (row.row === 'nights') {
-      const { listing, prices } = pricesOf(Number(row.class_id), 0);
-      const inGap = row.kind === 'open' ? pricesOf(Number(row.class_id), Number(row.gap)).prices : prices;
-      const currency = listingOf(listing.currency);
-      for (let weekday = 0; weekday < 7; weekday += 1) {
-        const nights = Number(row[dowColumns[weekday] as `dow_${number}`]);
-        const index = representativeAt[(Number(row.piece) - 1) * 7 + weekday] as number;
-        if (nights === 0 || index < 0) continue;
-        currency.addSum(row.kind, nights * (prices[index] as number));
-        if (row.kind === 'open') {
-          currency.countOpen(
-            (representatives[index] as Representative).weekend,
-            inGap[index] as number,
-            nights,
-          );
+      for (const count of row.counts ?? []) {
+        const [kind, gap, piece] = count;
+        const inGap = kind === 'open' ? pricesOf(classId, gap).prices : prices;
+        for (let weekday = 0; weekday < 7; weekday += 1) {
+          const nights = count[3 + weekday] as number;
+          const index = representativeAt[(piece - 1) * 7 + weekday] as number;
+          if (nights === 0 || index < 0) continue;
+          currency.addSum(kind, nights * (prices[index] as number));
+          if (kind === 'open') {
+            const { weekend } = representatives[index] as Representative;
+            currency.countOpen(weekend, inGap[index] as number, nights);
+          }
         }
       }
     }
-  }
-  for (const row of rows) {
-    if (row.row !== 'override') continue;
+  };
+  countHalf(firstRows);
+  for (const half of later) countHalf(await half);
+  for (const row of overrides) {
     // The night was counted above at its listing's base price; its own price replaces that.
     const { listing } = pricesOf(Number(row.class_id), 0);
     const currency = listingOf(listing.currency);
@@ -195,7 +257,8 @@ export async function pricingStatsByCurrency(
       currency.countOpen(isWeekend(row.night), priced(gap, Number(row.price_minor)), 1);
     }
   }
-  for (const currency of booked.keys()) listingOf(currency);
+  const bookedByCurrency = await booked;
+  for (const currency of bookedByCurrency.keys()) listingOf(currency);
 
   return [...byCurrency.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
@@ -205,7 +268,7 @@ export async function pricingStatsByCurrency(
       weekday: listing.weekday.summary(currency),
       weekend: listing.weekend.summary(currency),
       booked: bookedSummary(
-        booked.get(currency) ?? { nights: 0, accommodationMinor: 0 },
+        bookedByCurrency.get(currency) ?? { nights: 0, accommodationMinor: 0 },
         listing.sold(scope.channel !== null),
         currency,
       ),
