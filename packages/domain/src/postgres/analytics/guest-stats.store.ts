@@ -17,9 +17,9 @@ import { reviewStatsInputSchema } from '../../analytics/review-stats.ts';
 import type { Actor } from '../../core/actor.ts';
 import { parseInput } from '../../core/input.ts';
 import type { StoreDeps } from '../store-deps.ts';
+import { withAnalyticsSettings } from './analytics-query-settings.ts';
 import { analyticsMeta, resolveAnalyticsScope } from './analytics-scope.ts';
 import { listingGroupSummaries } from './guest-listing-groups.ts';
-import { withAnalyticsSettings } from './guest-query-settings.ts';
 import { loadEnabledRules, pricingStatsByCurrency } from './pricing-stats.ts';
 import {
   responseBreakdownRows,

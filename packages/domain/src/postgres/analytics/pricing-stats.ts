@@ -5,8 +5,8 @@ import { addDays, dayOfWeek, daysBetween, type LocalDate } from '../../core/date
 import type { PricingRule } from '../../pricing/pricing.ts';
 import type { Database, Executor } from '../database.ts';
 import { toPricingRule } from '../pricing/pricing-inputs.ts';
+import { withAnalyticsSettings } from './analytics-query-settings.ts';
 import type { AnalyticsScope } from './analytics-scope.ts';
-import { withAnalyticsSettings } from './guest-query-settings.ts';
 import {
   firstWeekdayFrom,
   ListedPrices,

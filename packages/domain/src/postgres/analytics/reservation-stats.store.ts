@@ -9,8 +9,8 @@ import { turnoverStatsInputSchema } from '../../analytics/reservation-turnovers.
 import { upcomingReservationsInputSchema } from '../../analytics/reservation-upcoming.ts';
 import { parseInput } from '../../core/input.ts';
 import type { StoreDeps } from '../store-deps.ts';
+import { withAnalyticsSettings } from './analytics-query-settings.ts';
 import { resolveAnalyticsScope } from './analytics-scope.ts';
-import { withAnalyticsSettings } from './guest-query-settings.ts';
 import { checkInsCheckOuts } from './reservation-arrivals.ts';
 import { cancellationStats } from './reservation-cancellations.ts';
 import { gapAnalysis } from './reservation-gaps.ts';

@@ -9,8 +9,8 @@ import {
 import { weekdayNames } from '../../core/dates.ts';
 import type { Channel } from '../../listings/listings.ts';
 import type { Database, Executor } from '../database.ts';
+import { withAnalyticsSettings } from './analytics-query-settings.ts';
 import { type AnalyticsScope, channelInScope, listingInScope } from './analytics-scope.ts';
-import { withAnalyticsSettings } from './guest-query-settings.ts';
 
 const hourSeconds = 3_600;
 const daySeconds = 86_400;

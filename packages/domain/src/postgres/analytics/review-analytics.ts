@@ -7,8 +7,8 @@ import { reviewCategories } from '../../analytics/review-stats.ts';
 import { addDays } from '../../core/dates.ts';
 import type { Channel } from '../../listings/listings.ts';
 import type { Database, Executor } from '../database.ts';
+import { withAnalyticsSettings } from './analytics-query-settings.ts';
 import { type AnalyticsScope, channelInScope, listingInScope } from './analytics-scope.ts';
-import { withAnalyticsSettings } from './guest-query-settings.ts';
 import {
   bucketStartOf,
   categoryColumns,
