@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { attributionBases, nullReasons } from '../src/analytics/analytics-result.ts';
 import { metricDefinitionIds } from '../src/analytics/metric-definition-ids.ts';
 import {
@@ -6,12 +6,8 @@ import {
   metricDefinitions,
   metricDefinitionsResultSchema,
 } from '../src/analytics/metric-definitions.ts';
-import type { Clock } from '../src/core/clock.ts';
-import type { InnkeepDomain } from '../src/domain.ts';
-import type { DatabaseHandle } from '../src/postgres/connection.ts';
-import { createPostgresDomain } from '../src/postgres/create-domain.ts';
-import { openTestDatabase, testDatabaseKinds } from '../src/postgres/testing.ts';
-import { buildGuestFixture, type GuestFixture } from './support/analytics-guest-fixture.ts';
+import { testDatabaseKinds } from '../src/postgres/testing.ts';
+import { useGuestWorld } from './support/analytics-guest-world.ts';
 
 describe('the metric definitions catalogue', () => {
   it('defines every id results cite, once each and in catalogue order', () => {
@@ -57,46 +53,36 @@ describe('the metric definitions catalogue', () => {
 });
 
 describe.each(testDatabaseKinds)('definitions and listing groups on %s', (kind) => {
-  let handle: DatabaseHandle;
-  let fixture: GuestFixture;
-  let domain: InnkeepDomain;
-
-  beforeAll(async () => {
-    handle = await openTestDatabase(kind);
-    fixture = await buildGuestFixture(handle.db);
-    const clock: Clock = { now: () => fixture.now };
-    domain = createPostgresDomain({ db: handle.db, clock });
-  }, 60_000);
-  afterAll(async () => handle?.close());
+  const world = useGuestWorld(kind);
 
   it('returns all definitions, or only the ones asked for, always with the conventions', async () => {
-    const owner = fixture.account.owner;
-    expect((await domain.analytics.getMetricDefinitions(owner, {})).definitions).toHaveLength(
+    const owner = world.fixture.account.owner;
+    expect((await world.domain.analytics.getMetricDefinitions(owner, {})).definitions).toHaveLength(
       metricDefinitionIds.length,
     );
-    const some = await domain.analytics.getMetricDefinitions(owner, { ids: ['revpar', 'adr'] });
+    const some = await world.domain.analytics.getMetricDefinitions(owner, { ids: ['revpar', 'adr'] });
     expect(some.definitions.map((definition) => definition.id)).toEqual(['adr', 'revpar']);
     expect(some.conventions).toEqual(analyticsConventions);
     await expect(
-      domain.analytics.getMetricDefinitions(owner, { ids: ['occupancy'] as never }),
+      world.domain.analytics.getMetricDefinitions(owner, { ids: ['occupancy'] as never }),
     ).rejects.toMatchObject({ code: 'invalid_argument' });
   });
 
   it('lists listing groups by name with their sizes and first members, paged', async () => {
-    const owner = fixture.account.owner;
-    const first = await domain.analytics.listListingGroups(owner, { limit: 2, membersListed: 1 });
+    const owner = world.fixture.account.owner;
+    const first = await world.domain.analytics.listListingGroups(owner, { limit: 2, membersListed: 1 });
     expect(first.items).toEqual([
       {
-        id: fixture.groups.cities,
+        id: world.fixture.groups.cities,
         name: 'Cities',
         ownerName: null,
         memberCount: 2,
         // By name: Berlin Loft before Boston House.
-        members: [{ id: fixture.listings.berlin, name: 'Berlin Loft' }],
+        members: [{ id: world.fixture.listings.berlin, name: 'Berlin Loft' }],
         membersTruncated: true,
       },
       {
-        id: fixture.groups.empty,
+        id: world.fixture.groups.empty,
         name: 'Empty',
         ownerName: null,
         memberCount: 0,
@@ -105,25 +91,27 @@ describe.each(testDatabaseKinds)('definitions and listing groups on %s', (kind) 
       },
     ]);
     expect(first.hasMore).toBe(true);
-    const second = await domain.analytics.listListingGroups(owner, {
+    const second = await world.domain.analytics.listListingGroups(owner, {
       limit: 2,
       cursor: first.nextCursor ?? '',
     });
     expect(second).toEqual({
       items: [
         {
-          id: fixture.groups.lisbon,
+          id: world.fixture.groups.lisbon,
           name: 'Lisbon',
           ownerName: 'Ana Costa',
           memberCount: 1,
-          members: [{ id: fixture.listings.lisbon, name: 'Lisbon Flat' }],
+          members: [{ id: world.fixture.listings.lisbon, name: 'Lisbon Flat' }],
           membersTruncated: false,
         },
       ],
       nextCursor: null,
       hasMore: false,
     });
-    await expect(domain.analytics.listListingGroups(owner, { cursor: 'nonsense' })).rejects.toMatchObject({
+    await expect(
+      world.domain.analytics.listListingGroups(owner, { cursor: 'nonsense' }),
+    ).rejects.toMatchObject({
       code: 'invalid_argument',
     });
   });

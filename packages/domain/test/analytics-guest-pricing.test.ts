@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { PricingStatsCurrency } from '../src/analytics/pricing-stats.ts';
 import type { CalendarDay } from '../src/calendar/calendar.ts';
-import type { Clock } from '../src/core/clock.ts';
 import { dayOfWeek } from '../src/core/dates.ts';
-import type { InnkeepDomain } from '../src/domain.ts';
-import type { DatabaseHandle } from '../src/postgres/connection.ts';
-import { createPostgresDomain } from '../src/postgres/create-domain.ts';
-import { openTestDatabase, testDatabaseKinds } from '../src/postgres/testing.ts';
-import { buildGuestFixture, type GuestFixture } from './support/analytics-guest-fixture.ts';
+import { testDatabaseKinds } from '../src/postgres/testing.ts';
+import { useGuestWorld } from './support/analytics-guest-world.ts';
 
 const march = { startDate: '2026-03-01', endDate: '2026-03-31' };
 
@@ -29,22 +25,12 @@ function summaryOf(prices: readonly number[]) {
 }
 
 describe.each(testDatabaseKinds)('pricing stats on %s', (kind) => {
-  let handle: DatabaseHandle;
-  let fixture: GuestFixture;
-  let domain: InnkeepDomain;
-
-  beforeAll(async () => {
-    handle = await openTestDatabase(kind);
-    fixture = await buildGuestFixture(handle.db);
-    const clock: Clock = { now: () => fixture.now };
-    domain = createPostgresDomain({ db: handle.db, clock });
-  }, 60_000);
-  afterAll(async () => handle?.close());
+  const world = useGuestWorld(kind);
 
   it('summarises Berlin’s open nights at the calendar’s prices, rules and per-date prices included', async () => {
-    const stats = await domain.analytics.getPricingStats(fixture.account.owner, {
+    const stats = await world.domain.analytics.getPricingStats(world.fixture.account.owner, {
       ...march,
-      listingIds: [fixture.listings.berlin],
+      listingIds: [world.fixture.listings.berlin],
     });
     // Open nights in March (held: s1 1–2, maintenance 5–7, s2 10–12, s20 13–14, manual 24–25, s3 28–31):
     //   03 Tue 120.00 per-date, orphan gap 3–4 (2 nights) −20 % → 96.00   04 Wed 100 −20 % → 80.00
@@ -77,9 +63,9 @@ describe.each(testDatabaseKinds)('pricing stats on %s', (kind) => {
   });
 
   it('narrows only the sold nights to a channel', async () => {
-    const stats = await domain.analytics.getPricingStats(fixture.account.owner, {
+    const stats = await world.domain.analytics.getPricingStats(world.fixture.account.owner, {
       ...march,
-      listingIds: [fixture.listings.berlin],
+      listingIds: [world.fixture.listings.berlin],
       channel: 'airbnb',
     });
     // Airbnb: s1 1–2 (240.00, listed 200.00) and s20 13–14 (190.00, listed 220.00): 4 nights, 430.00 → ADR
@@ -96,14 +82,14 @@ describe.each(testDatabaseKinds)('pricing stats on %s', (kind) => {
   });
 
   it('agrees with the calendar night by night across the portfolio, per currency', async () => {
-    const owner = fixture.account.owner;
-    const stats = await domain.analytics.getPricingStats(owner, march);
+    const owner = world.fixture.account.owner;
+    const stats = await world.domain.analytics.getPricingStats(owner, march);
     const accepted = new Set(
       (
-        await handle.db
+        await world.handle.db
           .selectFrom('reservations')
           .select('id')
-          .where('account_id', '=', fixture.account.accountId)
+          .where('account_id', '=', world.fixture.account.accountId)
           .where('status', '=', 'accepted')
           .execute()
       ).map((row) => row.id),
@@ -112,8 +98,8 @@ describe.each(testDatabaseKinds)('pricing stats on %s', (kind) => {
       string,
       { open: number[]; weekday: number[]; weekend: number[]; sold: number[] }
     >();
-    for (const listingId of Object.values(fixture.listings)) {
-      const calendar = await domain.calendar.get(owner, { listingId, ...march });
+    for (const listingId of Object.values(world.fixture.listings)) {
+      const calendar = await world.domain.calendar.get(owner, { listingId, ...march });
       const prices = expected.get(calendar.currency) ?? { open: [], weekday: [], weekend: [], sold: [] };
       expected.set(calendar.currency, prices);
       for (const day of calendar.days as CalendarDay[]) {
@@ -142,9 +128,9 @@ describe.each(testDatabaseKinds)('pricing stats on %s', (kind) => {
 
   it('returns nulls with reasons where there is nothing to price, and keeps the currency', async () => {
     // The cabin is owner-blocked all of March: no open night, no sold night.
-    const stats = await domain.analytics.getPricingStats(fixture.account.owner, {
+    const stats = await world.domain.analytics.getPricingStats(world.fixture.account.owner, {
       ...march,
-      listingIds: [fixture.listings.cabin],
+      listingIds: [world.fixture.listings.cabin],
     });
     expect(stats.currencies).toEqual([
       {
@@ -180,18 +166,18 @@ describe.each(testDatabaseKinds)('pricing stats on %s', (kind) => {
   });
 
   it('filters by listing group and refuses unknown ids and bad periods', async () => {
-    const owner = fixture.account.owner;
-    const grouped = await domain.analytics.getPricingStats(owner, {
+    const owner = world.fixture.account.owner;
+    const grouped = await world.domain.analytics.getPricingStats(owner, {
       ...march,
-      listingGroupId: fixture.groups.cities,
+      listingGroupId: world.fixture.groups.cities,
     });
     expect(grouped.meta.listings).toBe(2);
     expect(grouped.currencies.map((entry) => entry.currency)).toEqual(['EUR', 'USD']);
     await expect(
-      domain.analytics.getPricingStats(owner, { ...march, listingIds: ['lst_unknown'] }),
+      world.domain.analytics.getPricingStats(owner, { ...march, listingIds: ['lst_unknown'] }),
     ).rejects.toMatchObject({ code: 'not_found' });
     await expect(
-      domain.analytics.getPricingStats(owner, { startDate: '2026-03-31', endDate: '2026-03-01' }),
+      world.domain.analytics.getPricingStats(owner, { startDate: '2026-03-31', endDate: '2026-03-01' }),
     ).rejects.toMatchObject({ code: 'invalid_argument' });
   });
 });

@@ -1,30 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Clock } from '../src/core/clock.ts';
-import type { InnkeepDomain } from '../src/domain.ts';
-import type { DatabaseHandle } from '../src/postgres/connection.ts';
-import { createPostgresDomain } from '../src/postgres/create-domain.ts';
-import { openTestDatabase, testDatabaseKinds } from '../src/postgres/testing.ts';
-import { buildGuestFixture, type GuestFixture } from './support/analytics-guest-fixture.ts';
+import { describe, expect, it } from 'vitest';
+import { testDatabaseKinds } from '../src/postgres/testing.ts';
+import { useGuestWorld } from './support/analytics-guest-world.ts';
 
 const march = { startDate: '2026-03-01', endDate: '2026-03-31' };
 
 // The breakdown reads each small dimension's percentiles by position from one sort of the answered times of
 // all its groups, so a group without answers sits between groups with some: it must get no times of theirs.
 describe.each(testDatabaseKinds)('response-time groups without answers on %s', (kind) => {
-  let handle: DatabaseHandle;
-  let fixture: GuestFixture;
-  let domain: InnkeepDomain;
-
-  beforeAll(async () => {
-    handle = await openTestDatabase(kind);
-    fixture = await buildGuestFixture(handle.db);
-    const clock: Clock = { now: () => fixture.now };
-    domain = createPostgresDomain({ db: handle.db, clock });
-  }, 60_000);
-  afterAll(async () => handle?.close());
+  const world = useGuestWorld(kind);
 
   it('gives an hour whose only wait is unanswered no times, between hours with answers', async () => {
-    const breakdown = await domain.analytics.getResponseTimeBreakdown(fixture.account.owner, march);
+    const breakdown = await world.domain.analytics.getResponseTimeBreakdown(
+      world.fixture.account.owner,
+      march,
+    );
     // 06:00 holds a single wait, unanswered; 01:00 before it and 08:00 after it have answers (see the fixture).
     expect(breakdown.byHour[6]).toMatchObject({
       waits: 1,

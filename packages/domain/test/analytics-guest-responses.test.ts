@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ResponseMeasures } from '../src/analytics/response-time-stats.ts';
 import type { Clock } from '../src/core/clock.ts';
 import { newId } from '../src/core/ids.ts';
-import type { InnkeepDomain } from '../src/domain.ts';
 import { rebuildGuestWaits, refreshGuestWaits } from '../src/postgres/analytics/guest-waits.ts';
 import type { DatabaseHandle } from '../src/postgres/connection.ts';
 import { createPostgresDomain } from '../src/postgres/create-domain.ts';
@@ -11,6 +10,7 @@ import type { Executor } from '../src/postgres/database.ts';
 import { createMessageRuleRunner } from '../src/postgres/messages/message-rule-runner.ts';
 import { openTestDatabase, testDatabaseKinds } from '../src/postgres/testing.ts';
 import { buildGuestFixture, type GuestFixture } from './support/analytics-guest-fixture.ts';
+import { useGuestWorld } from './support/analytics-guest-world.ts';
 
 const march = { startDate: '2026-03-01', endDate: '2026-03-31' };
 
@@ -43,20 +43,10 @@ const unansweredOnly = (waits: number, hourDecided: boolean): ResponseMeasures =
 });
 
 describe.each(testDatabaseKinds)('response times on %s', (kind) => {
-  let handle: DatabaseHandle;
-  let fixture: GuestFixture;
-  let domain: InnkeepDomain;
-
-  beforeAll(async () => {
-    handle = await openTestDatabase(kind);
-    fixture = await buildGuestFixture(handle.db);
-    const clock: Clock = { now: () => fixture.now };
-    domain = createPostgresDomain({ db: handle.db, clock });
-  }, 60_000);
-  afterAll(async () => handle?.close());
+  const world = useGuestWorld(kind);
 
   it('keeps one row per wait, in absolute time across daylight-saving changes, with its local hour', async () => {
-    const waits = await snapshotWaits(handle.db, fixture.account.accountId);
+    const waits = await snapshotWaits(world.handle.db, world.fixture.account.accountId);
     // s1's February wait, then W1–W8 (see the fixture).
     expect(
       waits.map((wait) => [
@@ -82,7 +72,7 @@ describe.each(testDatabaseKinds)('response times on %s', (kind) => {
   });
 
   it('measures March’s waits from the host’s replies, automated messages flagged, unanswered ones as misses', async () => {
-    const stats = await domain.analytics.getResponseTimeStats(fixture.account.owner, march);
+    const stats = await world.domain.analytics.getResponseTimeStats(world.fixture.account.owner, march);
     // Answered W5 600, W1 2700, W3 2700, W4 7200, W2 32400, W7 86400 (seconds); W6 and W8 unanswered.
     // Median (2700 + 7200) / 2 = 4950 s = 82.5 min; mean 132000 / 6 = 22000 s = 366.7 min;
     // p90 at 0.9 × 5 = 4.5: 32400 + 0.5 × (86400 − 32400) = 59400 s = 990 min.
@@ -109,7 +99,7 @@ describe.each(testDatabaseKinds)('response times on %s', (kind) => {
   });
 
   it('counts automated messages as answers only when asked', async () => {
-    const stats = await domain.analytics.getResponseTimeStats(fixture.account.owner, {
+    const stats = await world.domain.analytics.getResponseTimeStats(world.fixture.account.owner, {
       ...march,
       countAutomatedReplies: true,
     });
@@ -127,7 +117,7 @@ describe.each(testDatabaseKinds)('response times on %s', (kind) => {
   });
 
   it('breaks the measures down by channel, stage, local hour, weekday and listing', async () => {
-    const breakdown = await domain.analytics.getResponseTimeBreakdown(fixture.account.owner, {
+    const breakdown = await world.domain.analytics.getResponseTimeBreakdown(world.fixture.account.owner, {
       ...march,
       listingLimit: 2,
     });
@@ -184,9 +174,9 @@ describe.each(testDatabaseKinds)('response times on %s', (kind) => {
     // Slowest first: Lisbon has no answer at all; Berlin's median (2700 + 32400) / 2 = 17550 s = 292.5 min;
     // Boston's (2700 + 7200) / 2 = 82.5 min is cut by listingLimit 2.
     expect(breakdown.byListing).toEqual([
-      { listingId: fixture.listings.lisbon, listingName: 'Lisbon Flat', ...unansweredOnly(1, false) },
+      { listingId: world.fixture.listings.lisbon, listingName: 'Lisbon Flat', ...unansweredOnly(1, false) },
       expect.objectContaining({
-        listingId: fixture.listings.berlin,
+        listingId: world.fixture.listings.berlin,
         listingName: 'Berlin Loft',
         waits: 2,
         medianMinutes: 292.5,
@@ -197,12 +187,12 @@ describe.each(testDatabaseKinds)('response times on %s', (kind) => {
   });
 
   it('filters waits by listing group and channel', async () => {
-    const stats = await domain.analytics.getResponseTimeStats(fixture.account.owner, {
+    const stats = await world.domain.analytics.getResponseTimeStats(world.fixture.account.owner, {
       ...march,
-      listingGroupId: fixture.groups.lisbon,
+      listingGroupId: world.fixture.groups.lisbon,
     });
     expect(stats).toMatchObject({ ...unansweredOnly(1, false), automatedFirst: 0 });
-    const airbnb = await domain.analytics.getResponseTimeStats(fixture.account.owner, {
+    const airbnb = await world.domain.analytics.getResponseTimeStats(world.fixture.account.owner, {
       ...march,
       channel: 'airbnb',
     });

@@ -1,28 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Clock } from '../src/core/clock.ts';
-import type { InnkeepDomain } from '../src/domain.ts';
-import type { DatabaseHandle } from '../src/postgres/connection.ts';
-import { createPostgresDomain } from '../src/postgres/create-domain.ts';
-import { openTestDatabase, testDatabaseKinds } from '../src/postgres/testing.ts';
-import { buildGuestFixture, type GuestFixture } from './support/analytics-guest-fixture.ts';
+import { describe, expect, it } from 'vitest';
+import { testDatabaseKinds } from '../src/postgres/testing.ts';
+import { useGuestWorld } from './support/analytics-guest-world.ts';
 
 const march = { startDate: '2026-03-01', endDate: '2026-03-31' };
 
 describe.each(testDatabaseKinds)('review analytics on %s', (kind) => {
-  let handle: DatabaseHandle;
-  let fixture: GuestFixture;
-  let domain: InnkeepDomain;
-
-  beforeAll(async () => {
-    handle = await openTestDatabase(kind);
-    fixture = await buildGuestFixture(handle.db);
-    const clock: Clock = { now: () => fixture.now };
-    domain = createPostgresDomain({ db: handle.db, clock });
-  }, 60_000);
-  afterAll(async () => handle?.close());
+  const world = useGuestWorld(kind);
 
   it('counts March’s reviews by their listing-local date, with ratings, categories, replies and review rate', async () => {
-    const stats = await domain.analytics.getReviewStats(fixture.account.owner, march);
+    const stats = await world.domain.analytics.getReviewStats(world.fixture.account.owner, march);
     // March by local date: r6 (UTC Feb 28, Berlin Mar 1), r1, r5, r2, r3 (UTC Apr 1, Boston Mar 31); not r4.
     // Ratings 5, 5, 3, 4, 2: mean 19 / 5 = 3.8; five stars 2 / 5.
     // Categories: cleanliness (5 + 3 + 1) / 3 = 3; accuracy (5 + 4) / 2 = 4.5; check-in 5; communication 5;
@@ -71,7 +57,7 @@ describe.each(testDatabaseKinds)('review analytics on %s', (kind) => {
   });
 
   it('applies the channel to reviews and to the stays of the review rate', async () => {
-    const stats = await domain.analytics.getReviewStats(fixture.account.owner, {
+    const stats = await world.domain.analytics.getReviewStats(world.fixture.account.owner, {
       ...march,
       channel: 'direct',
     });
@@ -86,7 +72,7 @@ describe.each(testDatabaseKinds)('review analytics on %s', (kind) => {
   });
 
   it('gives nulls with reasons for a period without reviews or stays', async () => {
-    const stats = await domain.analytics.getReviewStats(fixture.account.owner, {
+    const stats = await world.domain.analytics.getReviewStats(world.fixture.account.owner, {
       startDate: '2026-06-01',
       endDate: '2026-06-30',
     });
@@ -118,7 +104,7 @@ describe.each(testDatabaseKinds)('review analytics on %s', (kind) => {
   });
 
   it('trends by week, ranks listings, finds the weakest category and the newest low ratings', async () => {
-    const analytics = await domain.analytics.getReviewAnalytics(fixture.account.owner, {
+    const analytics = await world.domain.analytics.getReviewAnalytics(world.fixture.account.owner, {
       ...march,
       granularity: 'week',
       minReviews: 1,
@@ -194,7 +180,7 @@ describe.each(testDatabaseKinds)('review analytics on %s', (kind) => {
     // Berlin: r6 5, r1 5, r2 4 → 4.67 (cleanliness (5 + 3) / 2 = 4 its weakest); Cabin: r5 3 (no categories);
     // Boston: r3 2 (cleanliness 1).
     const berlin = {
-      listingId: fixture.listings.berlin,
+      listingId: world.fixture.listings.berlin,
       listingName: 'Berlin Loft',
       reviews: 3,
       meanRating: 4.67,
@@ -202,7 +188,7 @@ describe.each(testDatabaseKinds)('review analytics on %s', (kind) => {
       lowestCategory: { category: 'cleanliness', mean: 4, ratings: 2 },
     };
     const cabin = {
-      listingId: fixture.listings.cabin,
+      listingId: world.fixture.listings.cabin,
       listingName: 'Owner Cabin',
       reviews: 1,
       meanRating: 3,
@@ -210,7 +196,7 @@ describe.each(testDatabaseKinds)('review analytics on %s', (kind) => {
       lowestCategory: null,
     };
     const boston = {
-      listingId: fixture.listings.boston,
+      listingId: world.fixture.listings.boston,
       listingName: 'Boston House',
       reviews: 1,
       meanRating: 2,
@@ -224,8 +210,8 @@ describe.each(testDatabaseKinds)('review analytics on %s', (kind) => {
     expect(analytics.lowRatings).toBe(2);
     expect(analytics.recentLowRatings).toEqual([
       {
-        reviewId: fixture.reviews.r3,
-        listingId: fixture.listings.boston,
+        reviewId: world.fixture.reviews.r3,
+        listingId: world.fixture.listings.boston,
         listingName: 'Boston House',
         channel: 'direct',
         rating: 2,
@@ -241,7 +227,7 @@ describe.each(testDatabaseKinds)('review analytics on %s', (kind) => {
   });
 
   it('ranks only listings with enough reviews, by month by default', async () => {
-    const analytics = await domain.analytics.getReviewAnalytics(fixture.account.owner, {
+    const analytics = await world.domain.analytics.getReviewAnalytics(world.fixture.account.owner, {
       ...march,
       minReviews: 2,
     });
@@ -258,13 +244,20 @@ describe.each(testDatabaseKinds)('review analytics on %s', (kind) => {
       },
     ]);
     expect(analytics.rankedListings).toBe(1);
-    expect(analytics.bestListings.map((listing) => listing.listingId)).toEqual([fixture.listings.berlin]);
-    expect(analytics.worstListings.map((listing) => listing.listingId)).toEqual([fixture.listings.berlin]);
+    expect(analytics.bestListings.map((listing) => listing.listingId)).toEqual([
+      world.fixture.listings.berlin,
+    ]);
+    expect(analytics.worstListings.map((listing) => listing.listingId)).toEqual([
+      world.fixture.listings.berlin,
+    ]);
     await expect(
-      domain.analytics.getReviewAnalytics(fixture.account.owner, { ...march, listingGroupId: 'grp_unknown' }),
+      world.domain.analytics.getReviewAnalytics(world.fixture.account.owner, {
+        ...march,
+        listingGroupId: 'grp_unknown',
+      }),
     ).rejects.toMatchObject({ code: 'not_found' });
     await expect(
-      domain.analytics.getReviewAnalytics(fixture.account.owner, { ...march, minReviews: 0 }),
+      world.domain.analytics.getReviewAnalytics(world.fixture.account.owner, { ...march, minReviews: 0 }),
     ).rejects.toMatchObject({ code: 'invalid_argument' });
   });
 });
