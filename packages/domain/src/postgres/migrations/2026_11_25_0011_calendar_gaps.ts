@@ -84,15 +84,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     after truncate on calendar_holds
     for each statement execute function calendar_holds_clear_gaps()`.execute(db);
 
+  // The backfill is the triggers' own rebuild, over every listing that has holds.
   await sql`
-    insert into calendar_gaps (listing_id, start_date, end_date)
-    select g.listing_id, g.start_date, g.end_date
-    from (
-      select h.listing_id, upper(h.nights) as start_date,
-        lead(lower(h.nights)) over (partition by h.listing_id order by lower(h.nights)) as end_date
-      from calendar_holds h
-    ) g
-    where g.end_date > g.start_date`.execute(db);
+    select calendar_gaps_rebuild(array(select distinct listing_id from calendar_holds))`.execute(db);
 }
 
 /** Drops the gaps and their triggers. */
