@@ -23,7 +23,8 @@ import { toolCases } from './tool-cases.ts';
 //   BENCH_DATABASE_SERVER=<url>      where to create the fresh database (default postgres://postgres@127.0.0.1:5432/test)
 //   BENCH_TODAY=2026-11-24           the dataset's today: seeds around it, and the tools' clock (default 2026-11-24)
 //   BENCH_ITERATIONS=30              timed calls per tool, after 3 warm-ups (default 30)
-//   BENCH_BASELINE_ITERATIONS=5      timed runs per baseline, after 1 warm-up (default 5)
+//   BENCH_BASELINE_ITERATIONS=5      timed runs per baseline, after 1 warm-up (default 5; 0 skips the baselines,
+//                                    for timing the tools alone while working on them)
 //   BENCH_TOOLS=pace,review          only the tools whose name contains one of these (comma-separated)
 
 const reuseUrl = process.env.BENCH_DATABASE_URL;
@@ -136,11 +137,12 @@ async function measure(
   } catch (error) {
     return { ...base, figuresCompared: 0, mismatches: [], error: errorText(error) };
   }
-  if ('none' in benchCase.baseline) {
+  if ('none' in benchCase.baseline || baselineIterations === 0) {
     return {
       ...base,
       timing: measured.timing,
-      noBaseline: benchCase.baseline.none,
+      noBaseline:
+        'none' in benchCase.baseline ? benchCase.baseline.none : 'skipped (BENCH_BASELINE_ITERATIONS=0).',
       figuresCompared: 0,
       mismatches: [],
     };

@@ -38,6 +38,12 @@ describe('PostgreSQL connections', () => {
     });
   });
 
+  it('runs every pooled session without parallel workers', async () => {
+    const { rows } = await sql<{ workers: string }>`
+      select current_setting('max_parallel_workers_per_gather') as workers`.execute(db);
+    expect(rows).toEqual([{ workers: '0' }]);
+  });
+
   it('leaves queries without parameters unnamed', async () => {
     await db.connection().execute(async (conn) => {
       await sql`select 7 as seven`.execute(conn);

@@ -225,6 +225,20 @@ export interface CalendarGapsTable {
   end_date: ColumnType<string, never, never>;
 }
 
+/**
+ * The check-in cohort by account, check-in month, channel, live (accepted) or cancelled, and lead days, with
+ * reservations and their nights. Kept by statement triggers on `reservations` in every write (migration 0013).
+ */
+export interface CheckInMonthFactsTable {
+  account_id: ColumnType<string, never, never>;
+  month: ColumnType<string, never, never>;
+  channel: ColumnType<string, never, never>;
+  live: ColumnType<boolean, never, never>;
+  lead_days: ColumnType<number, never, never>;
+  reservations: ColumnType<number, never, never>;
+  nights: ColumnType<number, never, never>;
+}
+
 /** Sold nights and money per listing, month, channel and currency; moved with every `stay_night_facts` change. */
 export interface StayMonthFactsTable {
   listing_id: string;
@@ -449,6 +463,7 @@ export interface Database {
   reservation_changes: ReservationChangesTable;
   stay_night_facts: StayNightFactsTable;
   stay_month_facts: StayMonthFactsTable;
+  check_in_month_facts: CheckInMonthFactsTable;
   message_rules: MessageRulesTable;
   messages: MessagesTable;
   guest_waits: GuestWaitsTable;

@@ -1,8 +1,9 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { type AnalyticsPeriod, distinctPeriods } from '../../analytics/analytics-period.ts';
-import { maxDate, minDate } from '../../core/dates.ts';
+import { addDays, type LocalDate } from '../../core/dates.ts';
 import type { Executor } from '../database.ts';
 import { type AnalyticsScope, channelInScope, listingInScope } from './analytics-scope.ts';
+import { wholeMonthsOf } from './sold-nights.ts';
 
 /**
  * The check-in cohort of a period: reservations whose check-in date falls in it. ALOS, lead time and the
@@ -25,10 +26,12 @@ export interface CheckInCohortTotals {
 }
 
 /**
- * Check-in cohort totals for each of `periods` (one result per period, in order), in one statement over the
- * union of the periods. Lead time is check-in − `booked_on`, the listing-local date of confirmation (else
- * creation) kept on every reservation; the median comes from the per-day histogram of lead times, so the
- * statement never sorts the cohort itself.
+ * Check-in cohort totals for each of `periods` (one result per period, in order), in one statement. Lead
+ * time is check-in − `booked_on`, the listing-local date of confirmation (else creation) kept on every
+ * reservation; the median comes from the per-day histogram of lead times, so the statement never sorts the
+ * cohort itself. Across all listings, the calendar months wholly inside a period come from the monthly
+ * roll-up `check_in_month_facts`, which is that histogram already; the days at either end, and any period of
+ * a listing or group filter, from the reservations.
  */
 export async function checkInCohortTotals(
   db: Executor,
@@ -37,12 +40,10 @@ export async function checkInCohortTotals(
 ): Promise<CheckInCohortTotals[]> {
   if (periods.length === 0) return [];
   const { distinct, positions } = distinctPeriods(periods);
-  const from = distinct.map((period) => period.startDate).reduce(minDate);
-  const to = distinct.map((period) => period.endDate).reduce(maxDate);
-  const periodRows = sql.join(
-    distinct.map(
-      (period, index) => sql`(${index}::integer, ${period.startDate}::date, ${period.endDate}::date)`,
-    ),
+  const periodRows = sql.join(distinct.map((_, index) => sql`(${index}::integer)`));
+  const histogramRows = sql.join(
+    distinct.flatMap((period, index) => cohortRowsOf(scope, period, index)),
+    sql` union all `,
   );
 
   const { rows } = await sql<{
@@ -54,18 +55,13 @@ export async function checkInCohortTotals(
     cancelled: string;
     cancellable: string;
   }>`
-    with periods (period_index, start_date, end_date) as (values ${periodRows}),
+    with periods (period_index) as (values ${periodRows}),
     histogram as (
-      select p.period_index, r.status = 'accepted' as live, r.start_date - r.booked_on as lead_days,
-        count(*) as reservations, sum(r.nights) as nights
-      from reservations r
-      join periods p on r.start_date between p.start_date and p.end_date
-      where r.account_id = ${scope.accountId}
-        and r.start_date between ${from}::date and ${to}::date
-        and r.status in ('accepted', 'cancelled')
-        and ${listingInScope(scope, 'r.listing_id')}
-        and ${channelInScope(scope, 'r.channel')}
+      select period_index, live, lead_days, sum(reservations) as reservations, sum(nights) as nights
+      from (${histogramRows}) cohort
       group by 1, 2, 3
+      -- A roll-up key can fall back to zero reservations; it is no lead time of anyone.
+      having sum(reservations) <> 0
     ),
     live_leads as (
       select period_index, lead_days,
@@ -107,4 +103,38 @@ export async function checkInCohortTotals(
     };
   });
   return positions.map((position) => totals[position] as CheckInCohortTotals);
+}
+
+/**
+ * Selects of the cohort of one period as histogram rows `(period_index, live, lead_days, reservations,
+ * nights)`: its whole months from the roll-up when the scope spans every listing (the roll-up has no
+ * listing), and its other days, or all of them, from the reservations. Each select reads one date range, so
+ * the indexes serve it directly.
+ */
+function cohortRowsOf(scope: AnalyticsScope, period: AnalyticsPeriod, index: number): RawBuilder<unknown>[] {
+  const dayAfter = addDays(period.endDate, 1);
+  const { firstWholeMonth, afterWholeMonths } =
+    scope.listingIds === null
+      ? wholeMonthsOf(period)
+      : { firstWholeMonth: dayAfter, afterWholeMonths: dayAfter };
+  const reservationsFrom = (from: LocalDate, until: LocalDate) => sql`
+    select ${index}::integer as period_index, r.status = 'accepted' as live,
+      r.start_date - r.booked_on as lead_days, 1 as reservations, r.nights
+    from reservations r
+    where r.account_id = ${scope.accountId}
+      and r.start_date >= ${from}::date and r.start_date < ${until}::date
+      and r.status in ('accepted', 'cancelled')
+      and ${listingInScope(scope, 'r.listing_id')}
+      and ${channelInScope(scope, 'r.channel')}`;
+  const selects = [reservationsFrom(period.startDate, firstWholeMonth)];
+  if (firstWholeMonth < afterWholeMonths) {
+    selects.push(sql`
+      select ${index}::integer as period_index, f.live, f.lead_days, f.reservations, f.nights
+      from check_in_month_facts f
+      where f.account_id = ${scope.accountId}
+        and f.month >= ${firstWholeMonth}::date and f.month < ${afterWholeMonths}::date
+        and ${channelInScope(scope, 'f.channel')}`);
+  }
+  if (afterWholeMonths < dayAfter) selects.push(reservationsFrom(afterWholeMonths, dayAfter));
+  return selects;
 }

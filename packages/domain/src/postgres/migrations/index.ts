@@ -11,6 +11,7 @@ import * as cancellationAndReviewIndexes from './2026_11_25_0009_cancellation_an
 import * as holdsByAccountEnd from './2026_11_25_0010_holds_by_account_end.ts';
 import * as calendarGaps from './2026_11_25_0011_calendar_gaps.ts';
 import * as reviewsByListing from './2026_11_25_0012_reviews_by_listing.ts';
+import * as checkInMonthFacts from './2026_11_25_0013_check_in_month_facts.ts';
 
 /**
  * The domain's migrations by name. Names sort in the order they run; other packages (auth) contribute
@@ -29,4 +30,5 @@ export const domainMigrations: Readonly<Record<string, Migration>> = {
   '2026_11_25_0010_holds_by_account_end': holdsByAccountEnd,
   '2026_11_25_0011_calendar_gaps': calendarGaps,
   '2026_11_25_0012_reviews_by_listing': reviewsByListing,
+  '2026_11_25_0013_check_in_month_facts': checkInMonthFacts,
 };
