@@ -1,9 +1,14 @@
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import type { AnalyticsPeriod } from '../src/analytics/analytics-period.ts';
 import type { PricingStatsCurrency } from '../src/analytics/pricing-stats.ts';
 import type { CalendarDay } from '../src/calendar/calendar.ts';
 import { dayOfWeek } from '../src/core/dates.ts';
+import { newId } from '../src/core/ids.ts';
+import { createReservationUseCases } from '../src/postgres/reservations/reservations.store.ts';
 import { testDatabaseKinds } from '../src/postgres/testing.ts';
-import { useGuestWorld } from './support/analytics-guest-world.ts';
+import { type GuestWorld, useGuestWorld } from './support/analytics-guest-world.ts';
+import { createTestListing } from './support/fixtures.ts';
 
 const march = { startDate: '2026-03-01', endDate: '2026-03-31' };
 
@@ -22,6 +27,66 @@ function summaryOf(prices: readonly number[]) {
     max: sorted[n - 1],
     nullReasons: {},
   };
+}
+
+/**
+ * Checks the tool against the calendar night by night over `period` for every listing of the fixture's
+ * account: open nights' listed prices (all, weekday, weekend) and sold nights' count and listed mean, per
+ * currency. Returns the currencies the tool reported.
+ */
+async function expectCalendarPrices(world: GuestWorld, period: AnalyticsPeriod): Promise<string[]> {
+  const owner = world.fixture.account.owner;
+  const stats = await world.domain.analytics.getPricingStats(owner, period);
+  const accepted = new Set(
+    (
+      await world.handle.db
+        .selectFrom('reservations')
+        .select('id')
+        .where('account_id', '=', world.fixture.account.accountId)
+        .where('status', '=', 'accepted')
+        .execute()
+    ).map((row) => row.id),
+  );
+  const listingIds = (
+    await world.handle.db
+      .selectFrom('listings')
+      .select('id')
+      .where('account_id', '=', world.fixture.account.accountId)
+      .execute()
+  ).map((row) => row.id);
+  const expected = new Map<
+    string,
+    { open: number[]; weekday: number[]; weekend: number[]; sold: number[] }
+  >();
+  for (const listingId of listingIds) {
+    const calendar = await world.domain.calendar.get(owner, { listingId, ...period });
+    const prices = expected.get(calendar.currency) ?? { open: [], weekday: [], weekend: [], sold: [] };
+    expected.set(calendar.currency, prices);
+    for (const day of calendar.days as CalendarDay[]) {
+      if (day.status === 'available') {
+        prices.open.push(day.price);
+        ([5, 6].includes(dayOfWeek(day.date)) ? prices.weekend : prices.weekday).push(day.price);
+      } else if (day.reservationId !== null && accepted.has(day.reservationId)) {
+        prices.sold.push(day.price);
+      }
+    }
+  }
+  const byCurrency = new Map(stats.currencies.map((entry: PricingStatsCurrency) => [entry.currency, entry]));
+  expect([...byCurrency.keys()].sort()).toEqual([...expected.keys()].sort());
+  const summaryOrNone = (prices: readonly number[]) =>
+    prices.length === 0 ? expect.objectContaining({ openNights: 0, mean: null }) : summaryOf(prices);
+  for (const [currency, prices] of expected) {
+    const entry = byCurrency.get(currency);
+    expect(entry?.listed).toEqual(summaryOrNone(prices.open));
+    expect(entry?.weekday).toEqual(summaryOrNone(prices.weekday));
+    expect(entry?.weekend).toEqual(summaryOrNone(prices.weekend));
+    const listedCents = prices.sold.reduce((sum, price) => sum + Math.round(price * 100), 0);
+    expect(entry?.booked.soldNights).toBe(prices.sold.length);
+    expect(entry?.booked.listedMean).toBe(
+      prices.sold.length === 0 ? null : Math.round(listedCents / prices.sold.length) / 100,
+    );
+  }
+  return [...byCurrency.keys()];
 }
 
 describe.each(testDatabaseKinds)('pricing stats on %s', (kind) => {
@@ -82,48 +147,16 @@ describe.each(testDatabaseKinds)('pricing stats on %s', (kind) => {
   });
 
   it('agrees with the calendar night by night across the portfolio, per currency', async () => {
-    const owner = world.fixture.account.owner;
-    const stats = await world.domain.analytics.getPricingStats(owner, march);
-    const accepted = new Set(
-      (
-        await world.handle.db
-          .selectFrom('reservations')
-          .select('id')
-          .where('account_id', '=', world.fixture.account.accountId)
-          .where('status', '=', 'accepted')
-          .execute()
-      ).map((row) => row.id),
-    );
-    const expected = new Map<
-      string,
-      { open: number[]; weekday: number[]; weekend: number[]; sold: number[] }
-    >();
-    for (const listingId of Object.values(world.fixture.listings)) {
-      const calendar = await world.domain.calendar.get(owner, { listingId, ...march });
-      const prices = expected.get(calendar.currency) ?? { open: [], weekday: [], weekend: [], sold: [] };
-      expected.set(calendar.currency, prices);
-      for (const day of calendar.days as CalendarDay[]) {
-        if (day.status === 'available') {
-          prices.open.push(day.price);
-          ([5, 6].includes(dayOfWeek(day.date)) ? prices.weekend : prices.weekday).push(day.price);
-        } else if (day.reservationId !== null && accepted.has(day.reservationId)) {
-          prices.sold.push(day.price);
-        }
-      }
-    }
-    const byCurrency = new Map(
-      stats.currencies.map((entry: PricingStatsCurrency) => [entry.currency, entry]),
-    );
-    expect([...byCurrency.keys()]).toEqual(['EUR', 'USD']);
-    for (const [currency, prices] of expected) {
-      const entry = byCurrency.get(currency);
-      expect(entry?.listed).toEqual(summaryOf(prices.open));
-      expect(entry?.weekday).toEqual(summaryOf(prices.weekday));
-      expect(entry?.weekend).toEqual(summaryOf(prices.weekend));
-      const listedCents = prices.sold.reduce((sum, price) => sum + Math.round(price * 100), 0);
-      expect(entry?.booked.soldNights).toBe(prices.sold.length);
-      expect(entry?.booked.listedMean).toBe(Math.round(listedCents / prices.sold.length) / 100);
-    }
+    expect(await expectCalendarPrices(world, march)).toEqual(['EUR', 'USD']);
+  });
+
+  it('agrees with the calendar before the first holds, after the last and over half a year', async () => {
+    // Before any hold, every night is in the run before each listing's first hold; after the last, in the
+    // run after it. Half a year is counted in two halves side by side, the piece around its middle (up to
+    // the last-minute window) partly in each.
+    await expectCalendarPrices(world, { startDate: '2024-06-01', endDate: '2024-06-30' });
+    await expectCalendarPrices(world, { startDate: '2027-02-01', endDate: '2027-02-28' });
+    await expectCalendarPrices(world, { startDate: '2025-12-01', endDate: '2026-06-14' });
   });
 
   it('returns nulls with reasons where there is nothing to price, and keeps the currency', async () => {
@@ -180,4 +213,172 @@ describe.each(testDatabaseKinds)('pricing stats on %s', (kind) => {
       world.domain.analytics.getPricingStats(owner, { startDate: '2026-03-31', endDate: '2026-03-01' }),
     ).rejects.toMatchObject({ code: 'invalid_argument' });
   });
+});
+
+describe.each(testDatabaseKinds)('pricing stats as holds and rules change on %s', (kind) => {
+  const world = useGuestWorld(kind);
+  const spring = { startDate: '2026-03-01', endDate: '2026-05-31' };
+
+  /** The stored spans equal the spans rebuilt from the holds. */
+  async function expectExactSpans(): Promise<void> {
+    const stored = await sql<{ listing_id: string; first_night: string; end_night: string }>`
+      select listing_id, first_night::text, end_night::text from calendar_hold_spans
+      order by listing_id`.execute(world.handle.db);
+    const rebuilt = await sql<{ listing_id: string; first_night: string; end_night: string }>`
+      select listing_id, min(lower(nights))::text as first_night, max(upper(nights))::text as end_night
+      from calendar_holds group by listing_id order by listing_id`.execute(world.handle.db);
+    expect(stored.rows).toEqual(rebuilt.rows);
+  }
+
+  it('keeps calendar_hold_spans exact and agrees with the calendar through hold writes', async () => {
+    const db = world.handle.db;
+    const { accountId, owner } = world.fixture.account;
+    // A listing without holds, and a Monday rule: weekdays now fall into three groups priced apart.
+    const quiet = await createTestListing(db, accountId, {
+      name: 'Quiet Flat',
+      currency: 'EUR',
+      time_zone: 'Europe/Berlin',
+      base_price_minor: 8_000,
+    });
+    await db
+      .insertInto('pricing_rules')
+      .values({
+        id: newId('pricingRule'),
+        account_id: accountId,
+        name: 'Monday dip',
+        position: 5,
+        listing_ids: null,
+        adjustment_kind: 'percent',
+        adjustment_amount: -7,
+        days_of_week: [1],
+        start_date: null,
+        end_date: null,
+        last_minute_days: null,
+        orphan_gap_max_nights: null,
+      })
+      .execute();
+    await expectExactSpans();
+    await expectCalendarPrices(world, spring);
+
+    // Blocks in one statement, out of order, with a two-night orphan gap between them.
+    const blockIds = [newId('block'), newId('block')];
+    await db
+      .insertInto('calendar_holds')
+      .values(
+        [
+          [blockIds[0], '2026-04-10', '2026-04-14'],
+          [blockIds[1], '2026-04-01', '2026-04-08'],
+        ].map(([id, startDate, endDate]) => ({
+          id: id ?? '',
+          account_id: accountId,
+          listing_id: quiet,
+          nights: `[${startDate},${endDate})`,
+          kind: 'block',
+          block_reason: 'maintenance',
+        })),
+      )
+      .execute();
+    await expectExactSpans();
+    await expectCalendarPrices(world, spring);
+
+    // Grow the last block past the period's end, then move the first to another listing.
+    await sql`update calendar_holds set nights = '[2026-04-10,2026-06-10)' where id = ${blockIds[0]}`.execute(
+      db,
+    );
+    await expectExactSpans();
+    await expectCalendarPrices(world, spring);
+    await sql`
+      update calendar_holds set listing_id = ${world.fixture.listings.cabin}, nights = '[2026-05-02,2026-05-03)'
+      where id = ${blockIds[1]}`.execute(db);
+    await expectExactSpans();
+    await expectCalendarPrices(world, spring);
+
+    // Through the use cases: a pending reservation (held), a block, then the reservation cancelled.
+    const reservations = createReservationUseCases({ db, clock: { now: () => world.fixture.now } });
+    const stay = await reservations.create(owner, {
+      listingId: quiet,
+      startDate: '2026-03-20',
+      endDate: '2026-03-23',
+      guest: { firstName: 'Grace', lastName: 'Guest' },
+      adults: 2,
+      guestPrice: 300,
+      status: 'pending',
+    });
+    await world.domain.calendar.setAvailability(owner, {
+      listingId: quiet,
+      startDate: '2026-03-25',
+      endDate: '2026-03-26',
+      available: false,
+    });
+    await expectExactSpans();
+    await expectCalendarPrices(world, spring);
+    await reservations.cancel(owner, { reservationId: stay.id, cancelledBy: 'guest' });
+    await expectExactSpans();
+    await expectCalendarPrices(world, spring);
+
+    // The listing's last holds deleted: no span, its whole calendar open again.
+    await db.deleteFrom('calendar_holds').where('listing_id', '=', quiet).execute();
+    expect(
+      await db
+        .selectFrom('calendar_hold_spans')
+        .select('listing_id')
+        .where('listing_id', '=', quiet)
+        .execute(),
+    ).toEqual([]);
+    await expectExactSpans();
+    await expectCalendarPrices(world, spring);
+  });
+
+  // Only a server can keep a transaction open while another one runs; PGlite runs one at a time.
+  it.runIf(kind === 'postgres')(
+    'keeps spans exact when two transactions write one listing at once',
+    async () => {
+      const db = world.handle.db;
+      const { accountId } = world.fixture.account;
+      const listingId = await createTestListing(db, accountId, { name: 'Raced Retreat' });
+      const block = (startDate: string, endDate: string) => ({
+        id: newId('block'),
+        account_id: accountId,
+        listing_id: listingId,
+        nights: `[${startDate},${endDate})`,
+        kind: 'block',
+        block_reason: 'owner',
+      });
+      await db.insertInto('calendar_holds').values(block('2026-08-10', '2026-08-12')).execute();
+
+      let firstWrote: () => void = () => {};
+      const firstHasWritten = new Promise<void>((resolve) => {
+        firstWrote = resolve;
+      });
+      let releaseFirst: () => void = () => {};
+      const firstMayCommit = new Promise<void>((resolve) => {
+        releaseFirst = resolve;
+      });
+      // One moves the listing's first held night earlier, the other its last one later.
+      const first = db.transaction().execute(async (trx) => {
+        await trx.insertInto('calendar_holds').values(block('2026-08-01', '2026-08-02')).execute();
+        firstWrote();
+        await firstMayCommit;
+      });
+      await firstHasWritten;
+      // Its rebuild waits for the first transaction, then reads the hold that one committed.
+      const second = db
+        .transaction()
+        .execute((trx) =>
+          trx.insertInto('calendar_holds').values(block('2026-08-30', '2026-08-31')).execute(),
+        );
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      releaseFirst();
+      await Promise.all([first, second]);
+
+      expect(
+        await db
+          .selectFrom('calendar_hold_spans')
+          .select(['first_night', 'end_night'])
+          .where('listing_id', '=', listingId)
+          .execute(),
+      ).toEqual([{ first_night: '2026-08-01', end_night: '2026-08-31' }]);
+      await expectExactSpans();
+    },
+  );
 });

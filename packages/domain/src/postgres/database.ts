@@ -226,6 +226,17 @@ export interface CalendarGapsTable {
 }
 
 /**
+ * Per listing with holds, its first held night and the night after its last held one. Rebuilt by triggers on
+ * `calendar_holds` in every hold write (migration 0014).
+ */
+export interface CalendarHoldSpansTable {
+  listing_id: ColumnType<string, never, never>;
+  account_id: ColumnType<string, never, never>;
+  first_night: ColumnType<string, never, never>;
+  end_night: ColumnType<string, never, never>;
+}
+
+/**
  * The check-in cohort by account, check-in month, channel, live (accepted) or cancelled, and lead days, with
  * reservations and their nights. Kept by statement triggers on `reservations` in every write (migration 0013).
  */
@@ -458,6 +469,7 @@ export interface Database {
   reservations: ReservationsTable;
   calendar_holds: CalendarHoldsTable;
   calendar_gaps: CalendarGapsTable;
+  calendar_hold_spans: CalendarHoldSpansTable;
   reservation_line_items: ReservationLineItemsTable;
   reservation_nights: ReservationNightsTable;
   reservation_changes: ReservationChangesTable;

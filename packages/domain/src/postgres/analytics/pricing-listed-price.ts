@@ -1,4 +1,5 @@
 import type { AnalyticsPeriod } from '../../analytics/analytics-period.ts';
+import { weekendNights } from '../../analytics/pricing-stats.ts';
 import { addDays, dayOfWeek, daysBetween, type LocalDate, localDateIn } from '../../core/dates.ts';
 import type { PricingRule } from '../../pricing/pricing.ts';
 import { priceNights } from '../../pricing/pricing-engine.ts';
@@ -36,6 +37,24 @@ export function pieceBounds(period: AnalyticsPeriod, rules: readonly PricingRule
   }
   const inside = [...cuts].filter((date) => date > period.startDate && date < dayAfter).sort();
   return [period.startDate, ...inside, dayAfter];
+}
+
+/**
+ * The weekdays (0 = Sunday) in groups that nothing tells apart: inside a piece of the period (see
+ * {@link pieceBounds}) nights of one group have the same rules applying and are all weekday or all weekend
+ * nights, so one of them prices all. Largest group first (counts leave it out, as what the others leave),
+ * then by first weekday.
+ */
+export function weekdayGroups(rules: readonly PricingRule[]): number[][] {
+  const groups = new Map<string, number[]>();
+  for (let weekday = 0; weekday < 7; weekday += 1) {
+    const weekend = (weekendNights as readonly number[]).includes(weekday);
+    const key = [weekend, ...rules.map((rule) => rule.daysOfWeek?.includes(weekday) ?? true)].join();
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [weekday]);
+    else group.push(weekday);
+  }
+  return [...groups.values()].sort((a, b) => b.length - a.length || (a[0] as number) - (b[0] as number));
 }
 
 /** The first date on or after `from` that falls on `weekday` (0 = Sunday). */
@@ -159,7 +178,8 @@ export class ListedPrices {
   /**
    * Asks the engine which rules apply to each of `nights`, in as few calls as the gap allows: each night in
    * a gap of `gap` open nights gets a hold ending at it and one starting `gap` nights later, so nights priced
-   * together must lie at least `gap + 2` days apart for their holds not to cut each other's gaps.
+   * together must lie at least `gap + 2` days apart for their holds not to cut each other's gaps. Each call
+   * costs the engine a time-zone lookup, so nights join the first call they are far enough from.
    */
   #findApplied(
     listing: ListingClass,
@@ -170,17 +190,17 @@ export class ListedPrices {
     const covering = this.#rules
       .filter((_, index) => listing.covered[index] === '1')
       .map((rule) => ({ ...rule, listingIds: null }));
-    const [first] = nights;
-    if (first === undefined) return;
     const spacing = gap === 0 ? 1 : gap + 2;
-    const batches = new Map<number, LocalDate[]>();
-    for (const night of nights) {
-      const batch = ((daysBetween(first, night) % spacing) + spacing) % spacing;
-      const members = batches.get(batch);
-      if (members === undefined) batches.set(batch, [night]);
-      else members.push(night);
+    const batches: LocalDate[][] = [];
+    for (const night of [...nights].sort()) {
+      // In date order, so a call's last night is its latest.
+      const batch = batches.find(
+        (members) => daysBetween(members[members.length - 1] as LocalDate, night) >= spacing,
+      );
+      if (batch === undefined) batches.push([night]);
+      else batch.push(night);
     }
-    for (const batch of batches.values()) {
+    for (const batch of batches) {
       const holds =
         gap === 0
           ? []

@@ -10,13 +10,15 @@ import type { AnalyticsScope } from './analytics-scope.ts';
 import {
   firstWeekdayFrom,
   ListedPrices,
-  type ListingClass,
   pieceBounds,
+  weekdayGroups,
   weekdaysBetween,
 } from './pricing-listed-price.ts';
 import {
   type ClassRow,
+  countSize,
   type NightKind,
+  nightKinds,
   nightsByPriceGroup,
   type OverrideRow,
   type PriceGroupRow,
@@ -28,15 +30,34 @@ import { soldNightRows } from './sold-nights.ts';
 // portfolio night by night would read hundreds of thousands of nights, so the SQL counts nights instead: by
 // listing class (listings alike in currency, base and minimum price, time zone and the rules covering them),
 // by piece of the period (cut wherever a rule's date range or last-minute window starts or ends, so inside a
-// piece only the weekday matters) and by weekday. The engine then prices one representative night per
-// class, piece, weekday and orphan-gap length. Sold nights are every night neither open nor held, so
-// without a channel filter their listed prices are all nights' minus the open and held ones'.
+// piece only the weekday matters) and by group of weekdays no rule or weekend split tells apart. The engine
+// then prices one representative night per class, piece, weekday group and orphan-gap length. Sold nights
+// are every night neither open nor held, so without a channel filter their listed prices are all nights'
+// minus the open and held ones'.
 
 /** The account's enabled pricing rules in the order the engine applies them. */
 export async function loadEnabledRules(db: Executor, accountId: string): Promise<PricingRule[]> {
   const rows = await db
     .selectFrom('pricing_rules')
-    .selectAll()
+    .select([
+      'id',
+      'account_id',
+      'name',
+      'position',
+      'enabled',
+      'adjustment_kind',
+      'adjustment_amount',
+      'days_of_week',
+      'start_date',
+      'end_date',
+      'last_minute_days',
+      'orphan_gap_max_nights',
+      'created_at',
+      'updated_at',
+    ])
+    // As JSON: a large portfolio's rules list thousands of listing ids, which the driver's parser of text
+    // arrays took some 18 ms a call to read, and JSON.parse well under one.
+    .select(sql<string[] | null>`array_to_json(listing_ids)`.as('listing_ids'))
     .where('account_id', '=', accountId)
     .where('enabled', '=', true)
     .orderBy('position')
@@ -78,26 +99,18 @@ class CurrencyListing {
 }
 
 /**
- * The period in two halves, cut at the piece bound nearest its middle (so each piece lies in one half), or
- * whole when it is one piece. Finding a year of a large portfolio's open runs is most of the work; counted
- * by halves on two connections, the database server does both at once.
+ * The period in two halves, or whole when it is a month or less (then the work is mostly per listing, which
+ * each half would repeat). Finding a year of a large portfolio's open runs is most of the work; counted by
+ * halves on two connections, the database server does both at once. The halves are equal: a piece of the
+ * period cut by the middle is counted partly in each, and the counts add up.
  */
-function halvesOf(
-  period: AnalyticsPeriod,
-  pieces: readonly LocalDate[],
-): [AnalyticsPeriod, ...AnalyticsPeriod[]] {
-  const middle = addDays(period.startDate, Math.floor(daysBetween(period.startDate, period.endDate) / 2));
-  const distance = (bound: LocalDate) => Math.abs(daysBetween(middle, bound));
-  const cut = pieces
-    .slice(1, -1)
-    .reduce<LocalDate | null>(
-      (best, bound) => (best === null || distance(bound) < distance(best) ? bound : best),
-      null,
-    );
-  if (cut === null) return [period];
+function halvesOf(period: AnalyticsPeriod): [AnalyticsPeriod, ...AnalyticsPeriod[]] {
+  const nights = daysBetween(period.startDate, period.endDate) + 1;
+  if (nights <= 31) return [period];
+  const middle = addDays(period.startDate, Math.floor(nights / 2));
   return [
-    { startDate: period.startDate, endDate: addDays(cut, -1) },
-    { startDate: cut, endDate: period.endDate },
+    { startDate: period.startDate, endDate: addDays(middle, -1) },
+    { startDate: middle, endDate: period.endDate },
   ];
 }
 
@@ -120,7 +133,7 @@ function inOrderOfArrival<T>(promises: readonly Promise<T>[]): Promise<T>[] {
   return ordered;
 }
 
-/** A night standing for all nights of its weekday in its piece of the period. */
+/** A night standing for all nights of its weekday group in its piece of the period. */
 interface Representative {
   readonly night: LocalDate;
   /** How many nights of the piece it stands for. */
@@ -129,6 +142,31 @@ interface Representative {
 }
 
 const isWeekend = (night: LocalDate) => (weekendNights as readonly number[]).includes(dayOfWeek(night));
+
+/**
+ * The representative nights of the period's pieces (`pieceBounds`) and weekday groups (`weekdayGroups`), and
+ * where each piece's and group's is: `representativeAt[(piece − 1) × groups + group]`, −1 where the piece has
+ * no night of the group.
+ */
+function representativesOf(
+  pieces: readonly LocalDate[],
+  groups: readonly (readonly number[])[],
+): { representatives: Representative[]; representativeAt: number[] } {
+  const representatives: Representative[] = [];
+  const representativeAt: number[] = [];
+  for (let piece = 0; piece < pieces.length - 1; piece += 1) {
+    const start = pieces[piece] as LocalDate;
+    const end = pieces[piece + 1] as LocalDate;
+    for (const weekdays of groups) {
+      const nights = weekdays.reduce((sum, weekday) => sum + weekdaysBetween(start, end, weekday), 0);
+      representativeAt.push(nights === 0 ? -1 : representatives.length);
+      if (nights === 0) continue;
+      const night = weekdays.map((weekday) => firstWeekdayFrom(start, weekday)).sort()[0] as LocalDate;
+      representatives.push({ night, nights, weekend: isWeekend(night) });
+    }
+  }
+  return { representatives, representativeAt };
+}
 
 /**
  * Per currency of the listings in scope: listed prices of the period's open nights (all, weekday, weekend)
@@ -143,10 +181,11 @@ export async function pricingStatsByCurrency(
   now: Date,
 ): Promise<PricingStatsCurrency[]> {
   const pieces = pieceBounds(period, rules, now);
+  const groups = weekdayGroups(rules);
   const booked = bookedNights(db, scope, period);
   const [first, ...later] = inOrderOfArrival(
-    halvesOf(period, pieces).map((half) =>
-      withAnalyticsSettings(db, (trx) => nightsByPriceGroup(trx, scope, half, rules, pieces)),
+    halvesOf(period).map((half) =>
+      withAnalyticsSettings(db, (trx) => nightsByPriceGroup(trx, scope, half, rules, pieces, groups)),
     ),
   ) as [Promise<PriceGroupRow[]>, ...Promise<PriceGroupRow[]>[]];
   // Whichever half is read first is priced and counted while the other is still read. The sold nights are
@@ -154,46 +193,16 @@ export async function pricingStatsByCurrency(
   booked.catch(() => undefined);
   const firstRows = await first;
 
-  // Representatives by piece and weekday: index (piece − 1) × 7 + weekday.
-  const representatives: Representative[] = [];
-  const representativeAt: number[] = [];
-  for (let piece = 0; piece < pieces.length - 1; piece += 1) {
-    const start = pieces[piece] as LocalDate;
-    for (let weekday = 0; weekday < 7; weekday += 1) {
-      const nights = weekdaysBetween(start, pieces[piece + 1] as LocalDate, weekday);
-      representativeAt.push(nights === 0 ? -1 : representatives.length);
-      if (nights === 0) continue;
-      const night = firstWeekdayFrom(start, weekday);
-      representatives.push({ night, nights, weekend: isWeekend(night) });
-    }
-  }
-  // Every half lists every class.
-  const classes = new Map<number, ClassRow>();
-  for (const row of firstRows) if (row.row === 'class') classes.set(Number(row.class_id), row);
+  const { representatives, representativeAt } = representativesOf(pieces, groups);
+  // Every half lists every class, numbered from 1.
+  const classes: ClassRow[] = [];
+  for (const row of firstRows) if (row.row === 'class') classes[Number(row.class_id) - 1] = row;
   const listedPrices = new ListedPrices(
     rules,
     now,
-    classes.values(),
+    classes,
     representatives.map(({ night }) => night),
   );
-  // The representative nights' prices of a class (at its base price) in a gap, computed once. Keyed by
-  // class, then gap: thousands of rows look them up, and nested number keys spare building a string each time.
-  const tables = new Map<number, Map<number, number[]>>();
-  const pricesOf = (classId: number, gap: number): { listing: ListingClass; prices: number[] } => {
-    const listing = classes.get(classId);
-    if (listing === undefined) throw new Error(`listing class ${classId} is missing`);
-    let byGap = tables.get(classId);
-    if (byGap === undefined) {
-      byGap = new Map();
-      tables.set(classId, byGap);
-    }
-    let prices = byGap.get(gap);
-    if (prices === undefined) {
-      prices = listedPrices.nightPrices(listing, gap);
-      byGap.set(gap, prices);
-    }
-    return { listing, prices };
-  };
   const byCurrency = new Map<string, CurrencyListing>();
   const listingOf = (currency: string) => {
     let found = byCurrency.get(currency);
@@ -203,16 +212,19 @@ export async function pricingStatsByCurrency(
     }
     return found;
   };
-
-  for (const [classId, row] of classes) {
-    const { prices } = pricesOf(classId, 0);
-    const currency = listingOf(row.currency);
-    // Every night of every listing of the class, at its base price.
-    representatives.forEach(({ nights }, index) => {
-      currency.all += Number(row.listings) * nights * (prices[index] as number);
+  // Each class's currency and its representative nights' listed prices by orphan-gap length (0: in none),
+  // those of a gap priced once the class has open nights in one. Done while the other halves are read.
+  const priced = classes.map((listing) => {
+    const currency = listingOf(listing.currency);
+    const inGap = [listedPrices.nightPrices(listing, 0)];
+    representatives.forEach((representative, index) => {
+      // Every night of every listing of the class, at its base price.
+      currency.all += listing.listings * representative.nights * (inGap[0]?.[index] as number);
     });
-  }
+    return { listing, currency, inGap };
+  });
   const overrides: OverrideRow[] = [];
+  const size = countSize(groups.length);
   /** Adds up one half's nights of every class, keeping its nights with a per-date price for after all halves. */
   const countHalf = (rows: readonly PriceGroupRow[]) => {
     for (const row of rows) {
@@ -220,20 +232,32 @@ export async function pricingStatsByCurrency(
         overrides.push(row);
         continue;
       }
-      const classId = Number(row.class_id);
-      const { prices } = pricesOf(classId, 0);
-      const currency = listingOf(row.currency);
-      for (const count of row.counts ?? []) {
-        const [kind, gap, piece] = count;
-        const inGap = kind === 'open' ? pricesOf(classId, gap).prices : prices;
-        for (let weekday = 0; weekday < 7; weekday += 1) {
-          const nights = count[3 + weekday] as number;
-          const index = representativeAt[(piece - 1) * 7 + weekday] as number;
+      const { listing, currency, inGap } = priced[Number(row.class_id) - 1] as (typeof priced)[number];
+      const base = inGap[0] as number[];
+      const { counts } = row;
+      for (let at = 0; at < counts.length; at += size) {
+        const kind = nightKinds[counts[at] as number] as NightKind;
+        const gap = counts[at + 1] as number;
+        let prices = base;
+        if (kind === 'open' && gap > 0) {
+          prices = inGap[gap] ?? listedPrices.nightPrices(listing, gap);
+          inGap[gap] = prices;
+        }
+        const first = ((counts[at + 2] as number) - 1) * groups.length;
+        // The first group's nights are what the others leave.
+        let rest = counts[at + 3] as number;
+        for (let group = groups.length - 1; group >= 0; group -= 1) {
+          const nights = group === 0 ? rest : (counts[at + 3 + group] as number);
+          rest -= nights;
+          const index = representativeAt[first + group] as number;
           if (nights === 0 || index < 0) continue;
-          currency.addSum(kind, nights * (prices[index] as number));
+          currency.addSum(kind, nights * (base[index] as number));
           if (kind === 'open') {
-            const { weekend } = representatives[index] as Representative;
-            currency.countOpen(weekend, inGap[index] as number, nights);
+            currency.countOpen(
+              (representatives[index] as Representative).weekend,
+              prices[index] as number,
+              nights,
+            );
           }
         }
       }
@@ -243,18 +267,18 @@ export async function pricingStatsByCurrency(
   for (const half of later) countHalf(await half);
   for (const row of overrides) {
     // The night was counted above at its listing's base price; its own price replaces that.
-    const { listing } = pricesOf(Number(row.class_id), 0);
+    const listing = classes[Number(row.class_id) - 1] as ClassRow;
     const currency = listingOf(listing.currency);
-    const priced = (gap: number, startPriceMinor: number) =>
+    const pricedAt = (gap: number, startPriceMinor: number) =>
       listedPrices.price(listing, gap, startPriceMinor, row.night);
-    const change = priced(0, Number(row.price_minor)) - priced(0, listing.base_price_minor);
+    const change = pricedAt(0, Number(row.price_minor)) - pricedAt(0, listing.base_price_minor);
     currency.all += change;
     if (row.kind === null) continue;
     currency.addSum(row.kind, change);
     if (row.kind === 'open') {
       const gap = Number(row.gap);
-      currency.countOpen(isWeekend(row.night), priced(gap, listing.base_price_minor), -1);
-      currency.countOpen(isWeekend(row.night), priced(gap, Number(row.price_minor)), 1);
+      currency.countOpen(isWeekend(row.night), pricedAt(gap, listing.base_price_minor), -1);
+      currency.countOpen(isWeekend(row.night), pricedAt(gap, Number(row.price_minor)), 1);
     }
   }
   const bookedByCurrency = await booked;

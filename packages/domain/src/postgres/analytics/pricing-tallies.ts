@@ -15,11 +15,16 @@ export class PriceTally {
 
   /** Mean, median, min and max in major units; nulls with `no_open_nights` when there are no nights. */
   summary(currency: string): ListedPriceSummary {
-    const prices = [...this.#nightsByPrice.entries()].sort(([a], [b]) => a - b);
-    const nights = prices.reduce((total, [, count]) => total + count, 0);
-    const first = prices[0];
-    const last = prices[prices.length - 1];
-    if (nights === 0 || first === undefined || last === undefined) {
+    // A typed array sorts numbers natively: a year of a large portfolio has thousands of distinct prices.
+    const prices = Float64Array.from(this.#nightsByPrice.keys()).sort();
+    let nights = 0;
+    let total = 0;
+    for (const priceMinor of prices) {
+      const count = this.#nightsByPrice.get(priceMinor) as number;
+      nights += count;
+      total += priceMinor * count;
+    }
+    if (nights === 0 || prices.length === 0) {
       const reason: NullReason = 'no_open_nights';
       return {
         openNights: 0,
@@ -30,30 +35,29 @@ export class PriceTally {
         nullReasons: { mean: reason, median: reason, min: reason, max: reason },
       };
     }
-    const total = prices.reduce((sum, [priceMinor, count]) => sum + priceMinor * count, 0);
     // The nights at 1-based positions floor((n + 1) / 2) and floor(n / 2) + 1 of the sorted nights: the same
     // night for an odd count, the two middle ones for an even count.
-    const lowerMiddle = priceAt(prices, Math.floor((nights + 1) / 2));
-    const upperMiddle = priceAt(prices, Math.floor(nights / 2) + 1);
+    const lowerMiddle = this.#priceAt(prices, Math.floor((nights + 1) / 2));
+    const upperMiddle = this.#priceAt(prices, Math.floor(nights / 2) + 1);
     return {
       openNights: nights,
       mean: moneyPer(total, nights, currency),
       median: toMajorUnits(Math.round((lowerMiddle + upperMiddle) / 2), currency),
-      min: toMajorUnits(first[0], currency),
-      max: toMajorUnits(last[0], currency),
+      min: toMajorUnits(prices[0] as number, currency),
+      max: toMajorUnits(prices[prices.length - 1] as number, currency),
       nullReasons: {},
     };
   }
-}
 
-/** The price at 1-based `position` of a sorted (price, nights) list. */
-function priceAt(prices: readonly [number, number][], position: number): number {
-  let seen = 0;
-  for (const [priceMinor, count] of prices) {
-    seen += count;
-    if (seen >= position) return priceMinor;
+  /** The price at 1-based `position` of the nights sorted by price, from the tally's sorted `prices`. */
+  #priceAt(prices: Float64Array, position: number): number {
+    let seen = 0;
+    for (const priceMinor of prices) {
+      seen += this.#nightsByPrice.get(priceMinor) as number;
+      if (seen >= position) return priceMinor;
+    }
+    throw new RangeError(`position ${position} is beyond ${seen} nights`);
   }
-  throw new RangeError(`position ${position} is beyond ${seen} nights`);
 }
 
 /**

@@ -12,6 +12,7 @@ import * as holdsByAccountEnd from './2026_11_25_0010_holds_by_account_end.ts';
 import * as calendarGaps from './2026_11_25_0011_calendar_gaps.ts';
 import * as reviewsByListing from './2026_11_25_0012_reviews_by_listing.ts';
 import * as checkInMonthFacts from './2026_11_25_0013_check_in_month_facts.ts';
+import * as calendarHoldSpans from './2026_11_25_0014_calendar_hold_spans.ts';
 
 /**
  * The domain's migrations by name. Names sort in the order they run; other packages (auth) contribute
@@ -31,4 +32,5 @@ export const domainMigrations: Readonly<Record<string, Migration>> = {
   '2026_11_25_0011_calendar_gaps': calendarGaps,
   '2026_11_25_0012_reviews_by_listing': reviewsByListing,
   '2026_11_25_0013_check_in_month_facts': checkInMonthFacts,
+  '2026_11_25_0014_calendar_hold_spans': calendarHoldSpans,
 };
