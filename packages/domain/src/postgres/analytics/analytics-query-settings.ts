@@ -1,5 +1,5 @@
-import { type Kysely, sql, type Transaction } from 'kysely';
-import type { Database } from '../database.ts';
+import { type Kysely, type QueryResult, type RawBuilder, sql, type Transaction } from 'kysely';
+import type { Database, Executor } from '../database.ts';
 
 /**
  * Runs year-long analytics reads in one transaction whose settings suit them; all end with it.
@@ -21,4 +21,20 @@ export async function withAnalyticsSettings<T>(
         set_config('work_mem', '64MB', true)`.execute(trx);
     return work(trx);
   });
+}
+
+/**
+ * Runs one analytics statement with the settings of {@link withAnalyticsSettings}: in a settings transaction
+ * of its own when `db` is the pool, so that statements sent together still run side by side, each on a
+ * connection of its own; as it is inside a caller's transaction, whose settings the caller chose. Above all
+ * this keeps the statement on custom plans: prepared once per connection, after five runs it would switch to
+ * a generic plan that cannot see the period and reads far more than it needs (measured: the cohort statements
+ * of get_channel_performance went from about 5 ms to 200 ms each).
+ */
+export function runAnalyticsStatement<Row>(
+  db: Executor,
+  statement: RawBuilder<Row>,
+): Promise<QueryResult<Row>> {
+  if (db.isTransaction) return statement.execute(db);
+  return withAnalyticsSettings(db, (trx) => statement.execute(trx));
 }

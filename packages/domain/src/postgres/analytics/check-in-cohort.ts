@@ -2,6 +2,7 @@ import { type RawBuilder, sql } from 'kysely';
 import { type AnalyticsPeriod, distinctPeriods } from '../../analytics/analytics-period.ts';
 import { addDays, type LocalDate } from '../../core/dates.ts';
 import type { Executor } from '../database.ts';
+import { runAnalyticsStatement } from './analytics-query-settings.ts';
 import { type AnalyticsScope, channelInScope, listingInScope } from './analytics-scope.ts';
 import { wholeMonthsOf } from './sold-nights.ts';
 
@@ -46,15 +47,17 @@ export async function checkInCohortTotals(
     sql` union all `,
   );
 
-  const { rows } = await sql<{
-    period_index: number;
-    check_ins: string;
-    stay_nights: string;
-    lead_days_sum: string;
-    lead_time_median: string | null;
-    cancelled: string;
-    cancellable: string;
-  }>`
+  const { rows } = await runAnalyticsStatement(
+    db,
+    sql<{
+      period_index: number;
+      check_ins: string;
+      stay_nights: string;
+      lead_days_sum: string;
+      lead_time_median: string | null;
+      cancelled: string;
+      cancellable: string;
+    }>`
     with periods (period_index) as (values ${periodRows}),
     histogram as (
       select period_index, live, lead_days, sum(reservations) as reservations, sum(nights) as nights
@@ -88,7 +91,8 @@ export async function checkInCohortTotals(
     from periods p
     left join histogram h on h.period_index = p.period_index
     left join medians m on m.period_index = p.period_index
-    group by p.period_index, m.lead_time_median`.execute(db);
+    group by p.period_index, m.lead_time_median`,
+  );
 
   const byIndex = new Map(rows.map((row) => [Number(row.period_index), row]));
   const totals = distinct.map((_, index): CheckInCohortTotals => {

@@ -10,6 +10,7 @@ import {
 } from '../../analytics/performance-stats.ts';
 import { currencyExponent, toMajorUnits } from '../../core/money.ts';
 import type { Executor } from '../database.ts';
+import { runAnalyticsStatement } from './analytics-query-settings.ts';
 import { type AnalyticsScope, channelInScope, listingInScope } from './analytics-scope.ts';
 import { basisMinor, change, currenciesIn, nth, reasonsFor, sumsOf } from './performance-calculations.ts';
 import { definitionsWith, performanceMeta } from './performance-meta.ts';
@@ -67,14 +68,16 @@ async function nightlyDetail(
   basis: RevenueBasis,
 ): Promise<NightlyDetail[]> {
   // extract(dow): 0 = Sunday … 5 = Friday, 6 = Saturday; the weekend is the nights of Friday and Saturday.
-  const { rows } = await sql<{
-    currency: string;
-    median: string | null;
-    weekday_nights: number;
-    weekday_revenue: number;
-    weekend_nights: number;
-    weekend_revenue: number;
-  }>`
+  const { rows } = await runAnalyticsStatement(
+    db,
+    sql<{
+      currency: string;
+      median: string | null;
+      weekday_nights: number;
+      weekday_revenue: number;
+      weekend_nights: number;
+      weekend_revenue: number;
+    }>`
     with histogram as (
       select currency, extract(dow from night) in (5, 6) as weekend, ${nightlyBasis(basis)} as amount,
         count(*) as nights
@@ -107,7 +110,8 @@ async function nightlyDetail(
       coalesce(sum(h.nights * h.amount) filter (where h.weekend), 0)::bigint as weekend_revenue
     from histogram h
     join medians m on m.currency = h.currency
-    group by h.currency, m.median`.execute(db);
+    group by h.currency, m.median`,
+  );
   return rows.map((row) => ({
     currency: row.currency,
     median: row.median === null ? null : Number(row.median),

@@ -9,6 +9,7 @@ import type {
 } from '../../analytics/performance-breakdowns.ts';
 import { toMajorUnits } from '../../core/money.ts';
 import type { Executor } from '../database.ts';
+import { runAnalyticsStatement } from './analytics-query-settings.ts';
 import { type AnalyticsScope, listingInScope } from './analytics-scope.ts';
 import { bookedNightsIn, currenciesIn, nth, reasonsFor, sumsOf } from './performance-calculations.ts';
 import { performanceMeta } from './performance-meta.ts';
@@ -81,7 +82,9 @@ async function breakdownRows(
           join scoped on scoped.id = m.listing_id
           where g.account_id = ${scope.accountId}`
       : sql`select id as unit_id, name as unit_name, id as listing_id from scoped`;
-  const { rows } = await sql<UnitCurrencyRow>`
+  const { rows } = await runAnalyticsStatement(
+    db,
+    sql<UnitCurrencyRow>`
     with scoped as (
       select l.id, l.name, l.currency from listings l
       where l.account_id = ${scope.accountId} and ${listingInScope(scope, 'l.id')}
@@ -130,7 +133,8 @@ async function breakdownRows(
     from ranked r
     join unit_money m on m.unit_id = r.unit_id
     where r.position <= ${limit}
-    order by r.position, m.currency`.execute(db);
+    order by r.position, m.currency`,
+  );
   return rows;
 }
 

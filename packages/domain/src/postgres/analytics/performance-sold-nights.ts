@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { AnalyticsPeriod } from '../../analytics/analytics-period.ts';
 import type { Channel } from '../../listings/listings.ts';
 import type { Executor } from '../database.ts';
+import { runAnalyticsStatement } from './analytics-query-settings.ts';
 import type { AnalyticsScope } from './analytics-scope.ts';
 import { eachDistinctPeriod } from './performance-periods.ts';
 import { soldNightRows } from './sold-nights.ts';
@@ -41,22 +42,25 @@ async function soldNightsOf(
   byChannel: boolean,
 ): Promise<SoldNightSums[]> {
   const channel = byChannel ? sql`channel` : sql`null::text`;
-  const { rows } = await sql<{
-    currency: string;
-    channel: Channel | null;
-    nights: number;
-    accommodation: number;
-    fees: number;
-    channel_fees: number;
-    payout: number;
-  }>`
+  const { rows } = await runAnalyticsStatement(
+    db,
+    sql<{
+      currency: string;
+      channel: Channel | null;
+      nights: number;
+      accommodation: number;
+      fees: number;
+      channel_fees: number;
+      payout: number;
+    }>`
     select currency, ${channel} as channel, sum(nights)::bigint as nights,
       sum(accommodation_minor)::bigint as accommodation, sum(fees_minor)::bigint as fees,
       sum(channel_fees_minor)::bigint as channel_fees, sum(payout_minor)::bigint as payout
     from ${soldNightRows(scope, period)} as sold
     group by currency, 2
     having sum(nights) <> 0
-    order by currency, 2`.execute(db);
+    order by currency, 2`,
+  );
   return rows.map((row) => ({
     currency: row.currency,
     channel: row.channel,

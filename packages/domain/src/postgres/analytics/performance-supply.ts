@@ -2,6 +2,7 @@ import { type RawBuilder, sql } from 'kysely';
 import { type AnalyticsPeriod, distinctPeriods, periodNights } from '../../analytics/analytics-period.ts';
 import type { BlockedNights } from '../../analytics/performance-figures.ts';
 import type { Executor } from '../database.ts';
+import { runAnalyticsStatement } from './analytics-query-settings.ts';
 import { type AnalyticsScope, listingInScope } from './analytics-scope.ts';
 
 /** The supply of the listings priced in one currency over one period. */
@@ -37,14 +38,16 @@ export async function supplyByPeriod(
 ): Promise<PeriodSupply[]> {
   if (periods.length === 0) return [];
   const { distinct, positions } = distinctPeriods(periods);
-  const { rows } = await sql<{
-    period_index: number;
-    currency: string;
-    listings: number;
-    owner: number;
-    maintenance: number;
-    manual: number;
-  }>`
+  const { rows } = await runAnalyticsStatement(
+    db,
+    sql<{
+      period_index: number;
+      currency: string;
+      listings: number;
+      owner: number;
+      maintenance: number;
+      manual: number;
+    }>`
     with ${periodsTable(distinct)},
     -- Materialised, so the blocks find their listing's currency through one hash of the scope: inlined, the
     -- planner guesses a few hundred blocks and looks each one's listing up by its key (11,000 probes a year).
@@ -72,7 +75,8 @@ export async function supplyByPeriod(
     from periods p
     cross join currencies c
     left join blocks b on b.period_index = p.period_index and b.currency = c.currency
-    order by p.period_index, c.currency`.execute(db);
+    order by p.period_index, c.currency`,
+  );
 
   return periods.map((period, index) => {
     const nights = periodNights(period);

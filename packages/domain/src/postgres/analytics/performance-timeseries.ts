@@ -21,6 +21,7 @@ import {
 import { addDays } from '../../core/dates.ts';
 import { toMajorUnits } from '../../core/money.ts';
 import type { Executor } from '../database.ts';
+import { runAnalyticsStatement } from './analytics-query-settings.ts';
 import { type AnalyticsScope, channelInScope, listingInScope } from './analytics-scope.ts';
 import {
   basisMinor,
@@ -99,15 +100,18 @@ async function soldNightsByBucket(
           group by night, currency
         ) as nightly
         group by 1, currency`;
-  const { rows } = await sql<{
-    bucket: string;
-    currency: string;
-    nights: number;
-    accommodation: number;
-    fees: number;
-    channel_fees: number;
-    payout: number;
-  }>`${query}`.execute(db);
+  const { rows } = await runAnalyticsStatement(
+    db,
+    sql<{
+      bucket: string;
+      currency: string;
+      nights: number;
+      accommodation: number;
+      fees: number;
+      channel_fees: number;
+      payout: number;
+    }>`${query}`,
+  );
   const byBucket = new Map<string, SoldNightSums[]>();
   for (const row of rows) {
     const key =
