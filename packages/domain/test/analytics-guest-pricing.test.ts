@@ -8,6 +8,7 @@ import { newId } from '../src/core/ids.ts';
 import { createReservationUseCases } from '../src/postgres/reservations/reservations.store.ts';
 import { testDatabaseKinds } from '../src/postgres/testing.ts';
 import { type GuestWorld, useGuestWorld } from './support/analytics-guest-world.ts';
+import { writeWhileAnotherIsOpen } from './support/concurrent-writers.ts';
 import { createTestListing } from './support/fixtures.ts';
 
 const march = { startDate: '2026-03-01', endDate: '2026-03-31' };
@@ -346,30 +347,13 @@ describe.each(testDatabaseKinds)('pricing stats as holds and rules change on %s'
       });
       await db.insertInto('calendar_holds').values(block('2026-08-10', '2026-08-12')).execute();
 
-      let firstWrote: () => void = () => {};
-      const firstHasWritten = new Promise<void>((resolve) => {
-        firstWrote = resolve;
-      });
-      let releaseFirst: () => void = () => {};
-      const firstMayCommit = new Promise<void>((resolve) => {
-        releaseFirst = resolve;
-      });
-      // One moves the listing's first held night earlier, the other its last one later.
-      const first = db.transaction().execute(async (trx) => {
-        await trx.insertInto('calendar_holds').values(block('2026-08-01', '2026-08-02')).execute();
-        firstWrote();
-        await firstMayCommit;
-      });
-      await firstHasWritten;
-      // Its rebuild waits for the first transaction, then reads the hold that one committed.
-      const second = db
-        .transaction()
-        .execute((trx) =>
-          trx.insertInto('calendar_holds').values(block('2026-08-30', '2026-08-31')).execute(),
-        );
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      releaseFirst();
-      await Promise.all([first, second]);
+      // One moves the listing's first held night earlier, the other its last one later; the second's rebuild
+      // waits for the first transaction, then reads the hold that one committed.
+      await writeWhileAnotherIsOpen(
+        db,
+        (trx) => trx.insertInto('calendar_holds').values(block('2026-08-01', '2026-08-02')).execute(),
+        (trx) => trx.insertInto('calendar_holds').values(block('2026-08-30', '2026-08-31')).execute(),
+      );
 
       expect(
         await db

@@ -7,6 +7,7 @@ import type { DatabaseHandle } from '../src/postgres/connection.ts';
 import type { Database, Executor } from '../src/postgres/database.ts';
 import { createReservationUseCases } from '../src/postgres/reservations/reservations.store.ts';
 import { openTestDatabase, testDatabaseKinds } from '../src/postgres/testing.ts';
+import { writeWhileAnotherIsOpen } from './support/concurrent-writers.ts';
 import { createTestAccount, createTestListing, type TestAccount } from './support/fixtures.ts';
 
 // `calendar_gaps` is derived from `calendar_holds` by statement triggers. After every kind of hold write it
@@ -187,27 +188,12 @@ describe.each(testDatabaseKinds)('calendar gaps on %s', (kind) => {
     await insertBlock(db, listingId, '2026-08-01', '2026-08-02');
     await insertBlock(db, listingId, '2026-08-30', '2026-08-31');
 
-    let firstWrote: () => void = () => {};
-    const firstHasWritten = new Promise<void>((resolve) => {
-      firstWrote = resolve;
-    });
-    let releaseFirst: () => void = () => {};
-    const firstMayCommit = new Promise<void>((resolve) => {
-      releaseFirst = resolve;
-    });
-    const first = db.transaction().execute(async (trx) => {
-      await insertBlock(trx, listingId, '2026-08-10', '2026-08-12');
-      firstWrote();
-      await firstMayCommit;
-    });
-    await firstHasWritten;
-    // Its rebuild waits for the first transaction, then reads the hold that one committed.
-    const second = db
-      .transaction()
-      .execute(async (trx) => insertBlock(trx, listingId, '2026-08-20', '2026-08-22'));
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    releaseFirst();
-    await Promise.all([first, second]);
+    // The second's rebuild waits for the first transaction, then reads the hold that one committed.
+    await writeWhileAnotherIsOpen(
+      db,
+      (trx) => insertBlock(trx, listingId, '2026-08-10', '2026-08-12'),
+      (trx) => insertBlock(trx, listingId, '2026-08-20', '2026-08-22'),
+    );
 
     expect((await storedGaps()).filter(([id]) => id === listingId)).toEqual([
       [listingId, '2026-08-02', '2026-08-10'],

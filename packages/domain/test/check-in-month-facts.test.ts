@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../src/core/dates.ts';
 import type { AnalyticsScope } from '../src/postgres/analytics/analytics-scope.ts';
@@ -14,6 +14,7 @@ import {
   randomPeriod,
   seededRandom,
 } from './support/analytics-random.ts';
+import { writeWhileAnotherIsOpen } from './support/concurrent-writers.ts';
 import { createTestListing } from './support/fixtures.ts';
 
 // `check_in_month_facts` is the check-in cohort rolled up by statement triggers on `reservations`. After
@@ -48,8 +49,8 @@ describe.each(testDatabaseKinds)('check-in month facts on %s', (kind) => {
 
   const accountId = () => portfolio.account.accountId;
 
-  /** The stored facts of the portfolio's account; keys fallen to zero say nothing and are left out. */
-  async function storedFacts(): Promise<FactRow[]> {
+  /** The rows of a query selecting a fact's columns, in its order. */
+  async function factRows(query: RawBuilder<unknown>): Promise<FactRow[]> {
     const { rows } = await sql<{
       month: string;
       channel: string;
@@ -57,31 +58,26 @@ describe.each(testDatabaseKinds)('check-in month facts on %s', (kind) => {
       lead_days: number;
       reservations: number;
       nights: number;
-    }>`
-      select month, channel, live, lead_days, reservations, nights
-      from check_in_month_facts
-      where account_id = ${accountId()} and (reservations <> 0 or nights <> 0)
-      order by month, channel, live, lead_days`.execute(db);
+    }>`${query}`.execute(db);
     return rows.map((row) => [row.month, row.channel, row.live, row.lead_days, row.reservations, row.nights]);
   }
 
-  async function rebuiltFacts(): Promise<FactRow[]> {
-    const { rows } = await sql<{
-      month: string;
-      channel: string;
-      live: boolean;
-      lead_days: number;
-      reservations: number;
-      nights: number;
-    }>`
+  /** The stored facts of the portfolio's account; keys fallen to zero say nothing and are left out. */
+  const storedFacts = () =>
+    factRows(sql`
+      select month, channel, live, lead_days, reservations, nights
+      from check_in_month_facts
+      where account_id = ${accountId()} and (reservations <> 0 or nights <> 0)
+      order by month, channel, live, lead_days`);
+
+  const rebuiltFacts = () =>
+    factRows(sql`
       select date_trunc('month', start_date)::date as month, channel, status = 'accepted' as live,
         start_date - booked_on as lead_days, count(*)::integer as reservations, sum(nights)::integer as nights
       from reservations
       where account_id = ${accountId()} and status in ('accepted', 'cancelled')
       group by 1, 2, 3, 4
-      order by 1, 2, 3, 4`.execute(db);
-    return rows.map((row) => [row.month, row.channel, row.live, row.lead_days, row.reservations, row.nights]);
-  }
+      order by 1, 2, 3, 4`);
 
   async function expectExact(): Promise<void> {
     const stored = await storedFacts();
@@ -212,27 +208,12 @@ describe.each(testDatabaseKinds)('check-in month facts on %s', (kind) => {
       channel: 'direct' as const,
       createdAt: `${addDays(startDate, -30)}T12:00:00.000Z`,
     });
-    let firstWrote: () => void = () => {};
-    const firstHasWritten = new Promise<void>((resolve) => {
-      firstWrote = resolve;
-    });
-    let releaseFirst: () => void = () => {};
-    const firstMayCommit = new Promise<void>((resolve) => {
-      releaseFirst = resolve;
-    });
-    const first = db.transaction().execute(async (trx) => {
-      await insertStay(trx, portfolio.account, stay(harbor.id, '2027-05-10'));
-      firstWrote();
-      await firstMayCommit;
-    });
-    await firstHasWritten;
-    // Its upsert waits for the first transaction's row, then adds to what that one committed.
-    const second = db
-      .transaction()
-      .execute((trx) => insertStay(trx, portfolio.account, stay(cabin.id, '2027-05-20')));
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    releaseFirst();
-    await Promise.all([first, second]);
+    // The second's upsert waits for the first transaction's row, then adds to what that one committed.
+    await writeWhileAnotherIsOpen(
+      db,
+      (trx) => insertStay(trx, portfolio.account, stay(harbor.id, '2027-05-10')),
+      (trx) => insertStay(trx, portfolio.account, stay(cabin.id, '2027-05-20')),
+    );
 
     const may = (await storedFacts()).filter(([month]) => month === '2027-05-01');
     expect(may.map(([, , , , count]) => count).reduce((sum, count) => sum + count, 0)).toBe(2);
