@@ -10,6 +10,7 @@ import type { Database, Executor } from '../database.ts';
 import { withAnalyticsSettings } from './analytics-query-settings.ts';
 import { type AnalyticsScope, channelInScope, listingInScope } from './analytics-scope.ts';
 import {
+  attentionCountColumns,
   bucketStartOf,
   categoryColumns,
   lowestCategoryOf,
@@ -71,9 +72,7 @@ const shownListingSumColumns = sql`
 /** {@link shownListingSumColumns} and the unanswered and low-rating counts, over `periodReviews` rows. */
 const listingSumColumns = sql`
   ${shownListingSumColumns},
-  count(*) filter (where overall_rating <= 3)::bigint as low,
-  count(*) filter (where not answered)::bigint as unanswered,
-  count(*) filter (where not answered and overall_rating <= 3)::bigint as unanswered_low`;
+  ${attentionCountColumns}`;
 
 /** The names of the {@link listingSumColumns}: each is a count or a sum, so it adds up across days. */
 const listingSumColumnNames: readonly string[] = [

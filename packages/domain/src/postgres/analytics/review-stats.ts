@@ -64,6 +64,15 @@ export function periodReviews(scope: AnalyticsScope, period: AnalyticsPeriod): R
   )`;
 }
 
+/**
+ * The counts of reviews that need the host: low ratings (3 stars or fewer), unanswered ones, and both, over
+ * `periodReviews` rows.
+ */
+export const attentionCountColumns: RawBuilder<unknown> = sql`
+  count(*) filter (where overall_rating <= 3)::bigint as low,
+  count(*) filter (where not answered)::bigint as unanswered,
+  count(*) filter (where not answered and overall_rating <= 3)::bigint as unanswered_low`;
+
 /** The aggregate columns {@link toReviewSums} reads, over a source of {@link periodReviews} rows. */
 export const reviewSumColumns: RawBuilder<unknown> = sql`
   count(*)::bigint as reviews,
@@ -82,9 +91,7 @@ export const reviewSumColumns: RawBuilder<unknown> = sql`
   )},
   count(*) filter (where answered)::bigint as replied,
   sum(extract(epoch from responded_at - submitted_at)) filter (where answered) as reply_seconds,
-  count(*) filter (where overall_rating <= 3)::bigint as low,
-  count(*) filter (where not answered)::bigint as unanswered,
-  count(*) filter (where not answered and overall_rating <= 3)::bigint as unanswered_low`;
+  ${attentionCountColumns}`;
 
 /** The names of the {@link reviewSumColumns}: each is a count or a sum, so it adds up across groups. */
 const reviewSumColumnNames: readonly string[] = [
