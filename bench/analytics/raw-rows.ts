@@ -322,17 +322,21 @@ export function fetchReviews(db: Db, accountId: string, from: Date, to: Date | n
     .execute();
 }
 
-/** A listing group and its members. */
+/** The account's listing groups and their members. */
 export interface ListingGroupRows {
-  readonly groups: readonly { readonly id: string; readonly name: string }[];
+  readonly groups: readonly {
+    readonly id: string;
+    readonly name: string;
+    readonly owner_name: string | null;
+  }[];
   readonly members: readonly { readonly group_id: string; readonly listing_id: string }[];
 }
 
-/** The account's listing groups and their members. */
+/** The account's listing groups and their members (member ids only, as a group resource lists them). */
 export async function fetchListingGroups(db: Db, accountId: string): Promise<ListingGroupRows> {
   const groups = await db
     .selectFrom('listing_groups')
-    .select(['id', 'name'])
+    .select(['id', 'name', 'owner_name'])
     .where('account_id', '=', accountId)
     .execute();
   const members = await db

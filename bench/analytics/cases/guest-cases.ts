@@ -413,23 +413,37 @@ const pricingStats: ToolCase = {
 };
 
 const groupsListed = 20;
+const membersListed = 10;
 
 const listListingGroups: ToolCase = {
   tool: 'list_listing_groups',
-  // The first page: 20 groups by name, with their sizes.
+  // The first page: 20 groups by name, with their sizes and their first 10 members by name.
   arguments: () => ({}),
   targetMs: defaultTargetMs,
   baseline: {
+    // The page the tool returns: the groups with their member ids, and the listings to name the members.
     run: async (context) => {
-      const { groups, members } = await fetchListingGroups(context.db, context.accountId);
-      const sizes = new Map<string, number>();
-      for (const member of members) sizes.set(member.group_id, (sizes.get(member.group_id) ?? 0) + 1);
-      const page = [...groups].sort((a, b) =>
-        a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : 1,
-      );
-      const figures: Record<string, number | null> = { groups: Math.min(groupsListed, page.length) };
-      page.slice(0, groupsListed).forEach((group, index) => {
-        figures[`rank${index + 1}.memberCount`] = sizes.get(group.id) ?? 0;
+      const [{ groups, members }, listings] = await Promise.all([
+        fetchListingGroups(context.db, context.accountId),
+        fetchListings(context.db, context.accountId),
+      ]);
+      const names = new Map(listings.map((listing) => [listing.id, listing.name]));
+      const membersOf = new Map<string, { id: string; name: string }[]>();
+      for (const member of members) {
+        const list = membersOf.get(member.group_id) ?? [];
+        list.push({ id: member.listing_id, name: names.get(member.listing_id) ?? '' });
+        membersOf.set(member.group_id, list);
+      }
+      const byName = <Item extends { id: string; name: string }>(a: Item, b: Item) =>
+        a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : 1;
+      const page = [...groups].sort(byName).slice(0, groupsListed);
+      const figures: Record<string, number | null> = { groups: page.length };
+      page.forEach((group, index) => {
+        const all = membersOf.get(group.id) ?? [];
+        const named = [...all].sort(byName).slice(0, membersListed);
+        figures[`rank${index + 1}.memberCount`] = all.length;
+        figures[`rank${index + 1}.membersListed`] = named.length;
+        figures[`rank${index + 1}.membersTruncated`] = named.length < all.length ? 1 : 0;
       });
       return figures;
     },
@@ -438,6 +452,8 @@ const listListingGroups: ToolCase = {
       const figures: Record<string, number | null> = { groups: items.length };
       items.forEach((group, index) => {
         figures[`rank${index + 1}.memberCount`] = group.memberCount;
+        figures[`rank${index + 1}.membersListed`] = group.members.length;
+        figures[`rank${index + 1}.membersTruncated`] = group.membersTruncated ? 1 : 0;
       });
       return figures;
     },

@@ -108,6 +108,8 @@ export interface ListingGroupsTable {
 export interface ListingGroupMembersTable {
   group_id: string;
   listing_id: string;
+  /** The listing's name, copied by a trigger on every write of the membership or rename of the listing. */
+  listing_name: Generated<string>;
 }
 
 export interface CalendarDaysTable {

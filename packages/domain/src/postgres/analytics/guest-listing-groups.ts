@@ -15,7 +15,8 @@ interface GroupSummaryRow {
 /**
  * A page of the account's listing groups by name, each with its size and its first `membersListed` listings
  * by name: what a model needs to pick a group to filter analytics by, without the owner's import link (a
- * credential) or thousands of member ids.
+ * credential) or thousands of member ids. Groups come in order from `listing_groups_account_name`, and each
+ * group's first members from `listing_group_members_by_name`, which holds the members' names.
  */
 export async function listingGroupSummaries(
   db: Executor,
@@ -26,14 +27,13 @@ export async function listingGroupSummaries(
     select g.id, g.name, g.owner_name,
       (select count(*) from listing_group_members m where m.group_id = g.id)::bigint as member_count,
       (
-        select coalesce(json_agg(json_build_object('id', first.id, 'name', first.name) order by first.name, first.id),
-          '[]'::json)
+        select coalesce(json_agg(json_build_object('id', first.listing_id, 'name', first.listing_name)
+          order by first.listing_name, first.listing_id), '[]'::json)
         from (
-          select l.id, l.name
+          select m.listing_id, m.listing_name
           from listing_group_members m
-          join listings l on l.id = m.listing_id
           where m.group_id = g.id
-          order by l.name, l.id
+          order by m.listing_name, m.listing_id
           limit ${page.membersListed}::integer
         ) first
       ) as members
