@@ -1,4 +1,5 @@
 import type { FigureMismatch } from './figures.ts';
+import type { MachineSpeed } from './machine-speed.ts';
 import type { Timing } from './timing.ts';
 import { defaultTargetMs, headlineTargetMs } from './tool-case.ts';
 
@@ -23,11 +24,24 @@ const minimumSpeedup = 10;
 /** Prints the results table, the mismatches and errors in full, and whether each target was met. */
 export function report(
   outcomes: readonly ToolOutcome[],
-  settings: { iterations: number; baselineIterations: number; period: string; dataset: string },
+  settings: {
+    /** The machine's speed before and after the measurements. */
+    machineSpeed: readonly [MachineSpeed, MachineSpeed];
+    iterations: number;
+    baselineIterations: number;
+    period: string;
+    dataset: string;
+  },
 ): void {
+  const [before, after] = settings.machineSpeed;
   console.log(
     `\nAnalytics benchmark: ${settings.dataset}; period ${settings.period}, all listings; ` +
-      `${settings.iterations} timed calls per tool, ${settings.baselineIterations} per baseline, sequential\n`,
+      `${settings.iterations} timed calls per tool, ${settings.baselineIterations} per baseline, sequential`,
+  );
+  console.log(
+    `Machine speed (before → after): PostgreSQL counts 1,000,000 generated rows in ` +
+      `${milliseconds(before.postgresMs)} → ${milliseconds(after.postgresMs)} ms, JavaScript sorts 200,000 numbers ` +
+      `in ${milliseconds(before.javascriptMs)} → ${milliseconds(after.javascriptMs)} ms\n`,
   );
   const header = ['tool', 'p50 ms', 'p95 ms', 'target', 'baseline p50 ms', 'ratio', 'check'];
   const rows = outcomes.map((outcome) => [

@@ -4,6 +4,7 @@ import { invokeTool, type ToolContext, type ToolDefinition, toolCatalogue } from
 import { type BenchDataset, openBenchDataset } from './dataset.ts';
 import { compareFigures } from './figures.ts';
 import { addDays } from './local-dates.ts';
+import { measureMachineSpeed } from './machine-speed.ts';
 import { report, type ToolOutcome } from './report.ts';
 import { type Timed, timeCalls } from './timing.ts';
 import type { BenchContext, ToolCase } from './tool-case.ts';
@@ -61,6 +62,7 @@ try {
     domain,
   };
 
+  const speedBefore = await measureMachineSpeed(dataset.handle.db);
   const outcomes: ToolOutcome[] = [];
   for (const { tool, benchCase } of analyticsToolsWithCases()) {
     const name = tool?.name ?? benchCase?.tool ?? '';
@@ -81,7 +83,9 @@ try {
     process.stderr.write(`  ${name}\n`);
     outcomes.push(await measure(tool, benchCase, context, { actor, domain, clock }));
   }
+  const speedAfter = await measureMachineSpeed(dataset.handle.db);
   report(outcomes, {
+    machineSpeed: [speedBefore, speedAfter],
     iterations,
     baselineIterations,
     period: `${context.period.startDate}..${context.period.endDate}`,
