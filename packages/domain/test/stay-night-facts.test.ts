@@ -1,14 +1,15 @@
-import { sql } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../src/core/clock.ts';
-import { rebuildStayNightFacts } from '../src/postgres/analytics/stay-night-facts.ts';
+import { rebuildStayNightFacts, refreshStayNightFacts } from '../src/postgres/analytics/stay-night-facts.ts';
 import type { DatabaseHandle } from '../src/postgres/connection.ts';
-import type { Executor } from '../src/postgres/database.ts';
+import type { Database, Executor } from '../src/postgres/database.ts';
 import { createReservationUseCases } from '../src/postgres/reservations/reservations.store.ts';
 import { openTestDatabase, testDatabaseKinds } from '../src/postgres/testing.ts';
-import { type AnalyticsFixture, buildAnalyticsFixture } from './support/analytics-fixture.ts';
+import { type AnalyticsFixture, buildAnalyticsFixture, insertStay } from './support/analytics-fixture.ts';
+import { writeWhileAnotherIsOpen } from './support/concurrent-writers.ts';
 
-/** Every fact row of an account, and the month roll-up recomputed from them next to the stored one. */
+/** Every fact row of an account, and the month roll-ups recomputed from them next to the stored ones. */
 async function snapshotFacts(db: Executor, accountId: string) {
   const nights = await sql<Record<string, unknown>>`
     select reservation_id, night, listing_id, channel, currency, accommodation_minor, fees_minor,
@@ -25,7 +26,27 @@ async function snapshotFacts(db: Executor, accountId: string) {
       sum(channel_fees_minor)::bigint as channel_fees_minor, sum(payout_minor)::bigint as payout_minor
     from stay_night_facts where account_id = ${accountId}
     group by 1, 2, 3, 4 order by 1, 2, 3, 4`.execute(db);
-  return { nights: nights.rows, stored: stored.rows, recomputed: recomputed.rows };
+  // Rows the locking step created for months that end up without sold nights stay, at zero everywhere.
+  const accountStored = await sql<Record<string, unknown>>`
+    select month, channel, currency, nights::int as nights, accommodation_minor, fees_minor, channel_fees_minor,
+      payout_minor
+    from stay_account_month_facts
+    where account_id = ${accountId}
+      and (nights, accommodation_minor, fees_minor, channel_fees_minor, payout_minor) <> (0, 0, 0, 0, 0)
+    order by month, channel, currency`.execute(db);
+  const accountRecomputed = await sql<Record<string, unknown>>`
+    select date_trunc('month', night)::date as month, channel, currency, count(*)::int as nights,
+      sum(accommodation_minor)::bigint as accommodation_minor, sum(fees_minor)::bigint as fees_minor,
+      sum(channel_fees_minor)::bigint as channel_fees_minor, sum(payout_minor)::bigint as payout_minor
+    from stay_night_facts where account_id = ${accountId}
+    group by 1, 2, 3 order by 1, 2, 3`.execute(db);
+  return {
+    nights: nights.rows,
+    stored: stored.rows,
+    recomputed: recomputed.rows,
+    accountStored: accountStored.rows,
+    accountRecomputed: accountRecomputed.rows,
+  };
 }
 
 describe.each(testDatabaseKinds)('stay-night facts on %s', (kind) => {
@@ -91,7 +112,7 @@ describe.each(testDatabaseKinds)('stay-night facts on %s', (kind) => {
     ).toEqual([3, 3, 4, 4, 5, 90]);
   });
 
-  it('keeps the nightly facts and the month roll-up equal to a rebuild through creates, edits and cancels', async () => {
+  it('keeps the nightly facts and the month roll-ups equal to a rebuild through creates, edits and cancels', async () => {
     const clock: Clock = { now: () => fixture.now };
     const reservations = createReservationUseCases({ db: handle.db, clock });
     const { owner } = fixture.account;
@@ -113,10 +134,46 @@ describe.each(testDatabaseKinds)('stay-night facts on %s', (kind) => {
     await reservations.cancel(owner, { reservationId: fixture.stays.s2 ?? '', cancelledBy: 'guest' });
     const afterWrites = await snapshotFacts(handle.db, fixture.account.accountId);
     expect(afterWrites.stored).toEqual(afterWrites.recomputed);
+    expect(afterWrites.accountStored).toEqual(afterWrites.accountRecomputed);
     expect(afterWrites.nights.filter((row) => row.reservation_id === created.id)).toHaveLength(8);
     expect(afterWrites.nights.filter((row) => row.reservation_id === fixture.stays.s2)).toHaveLength(0);
 
     await rebuildStayNightFacts(handle.db, fixture.account.accountId);
     expect(await snapshotFacts(handle.db, fixture.account.accountId)).toEqual(afterWrites);
   });
+
+  // Only a server can keep a transaction open while another one runs; PGlite runs one at a time.
+  it.runIf(kind === 'postgres')(
+    'keeps both of two sold stays of one account month written at once',
+    async () => {
+      const { account, listings } = fixture;
+      const stay = (listingId: string, startDate: string, endDate: string) => ({
+        listingId,
+        startDate,
+        endDate,
+        nightly: [12_000, 12_000, 12_000],
+        currency: 'EUR',
+        channel: 'direct' as const,
+        createdAt: '2026-06-01T12:00:00.000Z',
+      });
+      const write =
+        (listingId: string, startDate: string, endDate: string) => async (trx: Transaction<Database>) => {
+          const id = await insertStay(trx, account, stay(listingId, startDate, endDate));
+          await refreshStayNightFacts(trx, [id]);
+        };
+      // Both add to July 2026, direct, EUR: the second's upserts wait for the first's rows, then add to them.
+      await writeWhileAnotherIsOpen(
+        handle.db,
+        write(listings.berlin, '2026-07-10', '2026-07-13'),
+        write(listings.cabin, '2026-07-20', '2026-07-23'),
+      );
+      const facts = await snapshotFacts(handle.db, account.accountId);
+      expect(facts.accountStored).toEqual(facts.accountRecomputed);
+      expect(facts.stored).toEqual(facts.recomputed);
+      const july = facts.accountStored.find(
+        (row) => String(row.month) === '2026-07-01' && row.channel === 'direct' && row.currency === 'EUR',
+      );
+      expect(july?.nights).toBe(6);
+    },
+  );
 });

@@ -266,6 +266,19 @@ export interface StayMonthFactsTable {
   payout_minor: number;
 }
 
+/** `stay_month_facts` summed over the listings; maintained beside it by `refreshStayNightFacts`. */
+export interface StayAccountMonthFactsTable {
+  account_id: string;
+  month: string;
+  channel: string;
+  currency: string;
+  nights: number;
+  accommodation_minor: number;
+  fees_minor: number;
+  channel_fees_minor: number;
+  payout_minor: number;
+}
+
 export interface ReservationChangesTable {
   id: Generated<number>;
   reservation_id: string;
@@ -477,6 +490,7 @@ export interface Database {
   reservation_changes: ReservationChangesTable;
   stay_night_facts: StayNightFactsTable;
   stay_month_facts: StayMonthFactsTable;
+  stay_account_month_facts: StayAccountMonthFactsTable;
   check_in_month_facts: CheckInMonthFactsTable;
   message_rules: MessageRulesTable;
   messages: MessagesTable;

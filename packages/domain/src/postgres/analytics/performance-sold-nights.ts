@@ -5,7 +5,7 @@ import type { Executor } from '../database.ts';
 import { runAnalyticsStatement } from './analytics-query-settings.ts';
 import type { AnalyticsScope } from './analytics-scope.ts';
 import { eachDistinctPeriod } from './performance-periods.ts';
-import { soldNightRows } from './sold-nights.ts';
+import { soldNightTotalRows } from './sold-nights.ts';
 
 /** Sold nights and their pro-rated money (minor units) of one currency, optionally of one channel. */
 export interface SoldNightSums {
@@ -22,7 +22,7 @@ export interface SoldNightSums {
 /**
  * Sold nights and money of `scope` in each of `periods` (one list per period, in order, sorted by currency
  * then channel), grouped by currency and, with `byChannel`, by channel. Each period reads its whole months
- * from the monthly roll-up and its edge nights from the nightly facts (see `soldNightRows`), one statement
+ * from a monthly roll-up and its edge nights from the nightly facts (see `soldNightTotalRows`), one statement
  * per distinct period, sent together.
  */
 export async function soldNightsByPeriod(
@@ -56,7 +56,7 @@ async function soldNightsOf(
     select currency, ${channel} as channel, sum(nights)::bigint as nights,
       sum(accommodation_minor)::bigint as accommodation, sum(fees_minor)::bigint as fees,
       sum(channel_fees_minor)::bigint as channel_fees, sum(payout_minor)::bigint as payout
-    from ${soldNightRows(scope, period)} as sold
+    from ${soldNightTotalRows(scope, period)} as sold
     group by currency, 2
     having sum(nights) <> 0
     order by currency, 2`,

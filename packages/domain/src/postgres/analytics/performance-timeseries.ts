@@ -37,7 +37,7 @@ import { performanceMeta } from './performance-meta.ts';
 import { periodOf } from './performance-periods.ts';
 import type { SoldNightSums } from './performance-sold-nights.ts';
 import { currencySupplyOf, type PeriodSupply, supplyByPeriod } from './performance-supply.ts';
-import { soldNightRows } from './sold-nights.ts';
+import { soldNightTotalRows } from './sold-nights.ts';
 
 type TimeseriesFilters = z.output<typeof timeseriesStatsInputSchema>;
 
@@ -63,7 +63,7 @@ const moneyMetrics: readonly SeriesMetric[] = [
 ];
 
 /**
- * Sold-night sums per bucket key and currency over `period`. Month buckets read `soldNightRows` (the monthly
+ * Sold-night sums per bucket key and currency over `period`. Month buckets read `soldNightTotalRows` (the monthly
  * roll-up for whole months, nightly facts at the edges); day and week buckets read the nightly facts, first
  * added up per night (cheap to group) and then per week; the bucket limits keep them to three years at most.
  * `shift` moves last year's buckets onto the keys of the asked period's buckets (+364 days for days and
@@ -83,7 +83,7 @@ async function soldNightsByBucket(
     granularity === 'month'
       ? sql`
         select month as bucket, currency, ${sums}
-        from ${soldNightRows(scope, period)} as sold
+        from ${soldNightTotalRows(scope, period)} as sold
         group by month, currency`
       : sql`
         select ${granularity === 'week' ? sql`date_trunc('week', night::timestamp)::date` : sql`night`} as bucket,

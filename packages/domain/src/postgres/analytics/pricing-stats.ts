@@ -24,7 +24,7 @@ import {
   type PriceGroupRow,
 } from './pricing-nights.ts';
 import { bookedSummary, PriceTally } from './pricing-tallies.ts';
-import { soldNightRows } from './sold-nights.ts';
+import { soldNightTotalRows } from './sold-nights.ts';
 
 // Listed prices are the calendar's effective prices, from the pricing engine. Pricing a year of a large
 // portfolio night by night would read hundreds of thousands of nights, so the SQL counts nights instead: by
@@ -307,7 +307,7 @@ async function bookedNights(
 ): Promise<Map<string, { nights: number; accommodationMinor: number }>> {
   const { rows } = await sql<{ currency: string; nights: number; accommodation_minor: number }>`
     select currency, sum(nights)::bigint as nights, sum(accommodation_minor)::bigint as accommodation_minor
-    from ${soldNightRows(scope, period)} sold
+    from ${soldNightTotalRows(scope, period)} sold
     group by currency`.execute(db);
   return new Map(
     rows.map((row) => [

@@ -35,6 +35,33 @@ export function soldNightRows(scope: AnalyticsScope, period: AnalyticsPeriod): R
 }
 
 /**
+ * Like {@link soldNightRows}, for questions that add the listings up (no `listing_id` to group by): when the
+ * scope spans every listing, whole months come from the account roll-up (`stay_account_month_facts`, a few
+ * dozen rows a year however many listings) instead of the listing roll-up. Columns: `channel`, `currency`,
+ * `month`, `nights` and the money columns of {@link soldNightRows}.
+ */
+export function soldNightTotalRows(scope: AnalyticsScope, period: AnalyticsPeriod): RawBuilder<unknown> {
+  if (scope.listingIds !== null) return soldNightRows(scope, period);
+  const { firstWholeMonth, afterWholeMonths } = wholeMonthsOf(period);
+  const dayAfter = addDays(period.endDate, 1);
+  return sql`(
+    select channel, currency, month, nights, accommodation_minor, fees_minor, channel_fees_minor, payout_minor
+    from stay_account_month_facts
+    where account_id = ${scope.accountId}
+      and month >= ${firstWholeMonth}::date and month < ${afterWholeMonths}::date
+      and ${channelInScope(scope, 'stay_account_month_facts.channel')}
+    union all
+    select channel, currency, date_trunc('month', night)::date, 1, accommodation_minor, fees_minor,
+      channel_fees_minor, payout_minor
+    from stay_night_facts
+    where account_id = ${scope.accountId}
+      and ((night >= ${period.startDate}::date and night < ${firstWholeMonth}::date)
+        or (night >= ${afterWholeMonths}::date and night < ${dayAfter}::date))
+      and ${channelInScope(scope, 'stay_night_facts.channel')}
+  )`;
+}
+
+/**
  * The calendar months wholly inside `period`: from `firstWholeMonth` up to (not including)
  * `afterWholeMonths`. Without any, both are the day after the period, so every night is an edge night.
  */
