@@ -13,7 +13,6 @@ import { type AnalyticsScope, channelInScope, listingInScope } from './analytics
  */
 export function soldNightRows(scope: AnalyticsScope, period: AnalyticsPeriod): RawBuilder<unknown> {
   const { firstWholeMonth, afterWholeMonths } = wholeMonthsOf(period);
-  const dayAfter = addDays(period.endDate, 1);
   return sql`(
     select listing_id, channel, currency, month, nights, accommodation_minor, fees_minor, channel_fees_minor,
       payout_minor
@@ -27,8 +26,7 @@ export function soldNightRows(scope: AnalyticsScope, period: AnalyticsPeriod): R
       channel_fees_minor, payout_minor
     from stay_night_facts
     where account_id = ${scope.accountId}
-      and ((night >= ${period.startDate}::date and night < ${firstWholeMonth}::date)
-        or (night >= ${afterWholeMonths}::date and night < ${dayAfter}::date))
+      and ${edgeNights(period)}
       and ${listingInScope(scope, 'stay_night_facts.listing_id')}
       and ${channelInScope(scope, 'stay_night_facts.channel')}
   )`;
@@ -43,7 +41,6 @@ export function soldNightRows(scope: AnalyticsScope, period: AnalyticsPeriod): R
 export function soldNightTotalRows(scope: AnalyticsScope, period: AnalyticsPeriod): RawBuilder<unknown> {
   if (scope.listingIds !== null) return soldNightRows(scope, period);
   const { firstWholeMonth, afterWholeMonths } = wholeMonthsOf(period);
-  const dayAfter = addDays(period.endDate, 1);
   return sql`(
     select channel, currency, month, nights, accommodation_minor, fees_minor, channel_fees_minor, payout_minor
     from stay_account_month_facts
@@ -55,10 +52,17 @@ export function soldNightTotalRows(scope: AnalyticsScope, period: AnalyticsPerio
       channel_fees_minor, payout_minor
     from stay_night_facts
     where account_id = ${scope.accountId}
-      and ((night >= ${period.startDate}::date and night < ${firstWholeMonth}::date)
-        or (night >= ${afterWholeMonths}::date and night < ${dayAfter}::date))
+      and ${edgeNights(period)}
       and ${channelInScope(scope, 'stay_night_facts.channel')}
   )`;
+}
+
+/** The nights of `period` outside its whole months, as a condition on `night`. */
+function edgeNights(period: AnalyticsPeriod): RawBuilder<boolean> {
+  const { firstWholeMonth, afterWholeMonths } = wholeMonthsOf(period);
+  const dayAfter = addDays(period.endDate, 1);
+  return sql<boolean>`((night >= ${period.startDate}::date and night < ${firstWholeMonth}::date)
+    or (night >= ${afterWholeMonths}::date and night < ${dayAfter}::date))`;
 }
 
 /**

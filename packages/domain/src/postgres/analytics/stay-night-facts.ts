@@ -82,23 +82,30 @@ async function lockAccountMonths(trx: Executor, ids: RawBuilder<unknown>): Promi
  */
 export const stayFeeTypes = ['cleaning_fee', 'extra_guest_fee', 'pet_fee', 'other'] as const;
 
+/** A roll-up row's nights and money from the night facts grouped into it, times `sign`. */
+function signedSums(sign: 1 | -1): RawBuilder<unknown> {
+  return sql`${sign} * count(*), ${sign} * sum(accommodation_minor), ${sign} * sum(fees_minor),
+    ${sign} * sum(channel_fees_minor), ${sign} * sum(payout_minor)`;
+}
+
+/** The update of an upsert of {@link signedSums} into an existing roll-up row `m`: it adds them. */
+const addedToRow = sql`
+  nights = m.nights + excluded.nights,
+  accommodation_minor = m.accommodation_minor + excluded.accommodation_minor,
+  fees_minor = m.fees_minor + excluded.fees_minor,
+  channel_fees_minor = m.channel_fees_minor + excluded.channel_fees_minor,
+  payout_minor = m.payout_minor + excluded.payout_minor`;
+
 /** An upsert adding `sign` × the nights of `rows` (a CTE of stay_night_facts rows) to their months. */
 function addToMonths(rows: RawBuilder<unknown>, sign: 1 | -1): RawBuilder<unknown> {
   return sql`
     insert into stay_month_facts as m
       (listing_id, month, channel, currency, account_id,
        nights, accommodation_minor, fees_minor, channel_fees_minor, payout_minor)
-    select listing_id, date_trunc('month', night)::date, channel, currency, account_id, ${sign} * count(*),
-      ${sign} * sum(accommodation_minor), ${sign} * sum(fees_minor), ${sign} * sum(channel_fees_minor),
-      ${sign} * sum(payout_minor)
+    select listing_id, date_trunc('month', night)::date, channel, currency, account_id, ${signedSums(sign)}
     from ${rows}
     group by listing_id, date_trunc('month', night)::date, channel, currency, account_id
-    on conflict (listing_id, month, channel, currency) do update set
-      nights = m.nights + excluded.nights,
-      accommodation_minor = m.accommodation_minor + excluded.accommodation_minor,
-      fees_minor = m.fees_minor + excluded.fees_minor,
-      channel_fees_minor = m.channel_fees_minor + excluded.channel_fees_minor,
-      payout_minor = m.payout_minor + excluded.payout_minor`;
+    on conflict (listing_id, month, channel, currency) do update set ${addedToRow}`;
 }
 
 /** An upsert adding `sign` × the nights of `rows` (a CTE of stay_night_facts rows) to their account months. */
@@ -107,17 +114,10 @@ function addToAccountMonths(rows: RawBuilder<unknown>, sign: 1 | -1): RawBuilder
     insert into stay_account_month_facts as m
       (account_id, month, channel, currency, nights, accommodation_minor, fees_minor, channel_fees_minor,
        payout_minor)
-    select account_id, date_trunc('month', night)::date, channel, currency, ${sign} * count(*),
-      ${sign} * sum(accommodation_minor), ${sign} * sum(fees_minor), ${sign} * sum(channel_fees_minor),
-      ${sign} * sum(payout_minor)
+    select account_id, date_trunc('month', night)::date, channel, currency, ${signedSums(sign)}
     from ${rows}
     group by account_id, date_trunc('month', night)::date, channel, currency
-    on conflict (account_id, month, channel, currency) do update set
-      nights = m.nights + excluded.nights,
-      accommodation_minor = m.accommodation_minor + excluded.accommodation_minor,
-      fees_minor = m.fees_minor + excluded.fees_minor,
-      channel_fees_minor = m.channel_fees_minor + excluded.channel_fees_minor,
-      payout_minor = m.payout_minor + excluded.payout_minor`;
+    on conflict (account_id, month, channel, currency) do update set ${addedToRow}`;
 }
 
 // share(x) = floor(x / nights) plus one cent on the first mod(x, nights) nights. PostgreSQL's mod takes the
