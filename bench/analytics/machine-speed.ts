@@ -1,5 +1,6 @@
 import type { Database } from '@innkeep/domain/postgres';
 import { type Kysely, sql } from 'kysely';
+import { percentile } from './timing.ts';
 
 /** How fast the machine ran two fixed pieces of work, in milliseconds (median of five). */
 export interface MachineSpeed {
@@ -27,7 +28,7 @@ export async function measureMachineSpeed(db: Kysely<Database>): Promise<Machine
     sortPseudoRandomNumbers(200_000);
     javascript.push(performance.now() - started);
   }
-  return { postgresMs: median(postgres), javascriptMs: median(javascript) };
+  return { postgresMs: percentile(postgres, 50), javascriptMs: percentile(javascript, 50) };
 }
 
 /** Sorts `count` numbers from a fixed linear congruential sequence, so every run does the same work. */
@@ -39,9 +40,4 @@ function sortPseudoRandomNumbers(count: number): void {
     numbers[index] = state;
   }
   numbers.sort();
-}
-
-function median(samples: readonly number[]): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }

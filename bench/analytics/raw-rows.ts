@@ -324,11 +324,7 @@ export function fetchReviews(db: Db, accountId: string, from: Date, to: Date | n
 
 /** The account's listing groups and their members. */
 export interface ListingGroupRows {
-  readonly groups: readonly {
-    readonly id: string;
-    readonly name: string;
-    readonly owner_name: string | null;
-  }[];
+  readonly groups: readonly { readonly id: string; readonly name: string }[];
   readonly members: readonly { readonly group_id: string; readonly listing_id: string }[];
 }
 
@@ -336,7 +332,7 @@ export interface ListingGroupRows {
 export async function fetchListingGroups(db: Db, accountId: string): Promise<ListingGroupRows> {
   const groups = await db
     .selectFrom('listing_groups')
-    .select(['id', 'name', 'owner_name'])
+    .select(['id', 'name'])
     .where('account_id', '=', accountId)
     .execute();
   const members = await db

@@ -34,7 +34,7 @@ export async function timeCalls<Result>(
 }
 
 /** The nearest-rank percentile of `samples` (p95 of 30 samples is the 29th smallest). */
-function percentile(samples: readonly number[], rank: number): number {
+export function percentile(samples: readonly number[], rank: number): number {
   if (samples.length === 0) return Number.NaN;
   const sorted = [...samples].sort((a, b) => a - b);
   const index = Math.min(sorted.length, Math.max(1, Math.ceil((rank / 100) * sorted.length))) - 1;

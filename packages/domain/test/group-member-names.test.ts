@@ -58,7 +58,16 @@ describe.each(testDatabaseKinds)('listing group member names on %s', (kind) => {
     const group = await groups().create(account.owner, { name: 'Renamed', listingIds: [first, second] });
     await db.updateTable('listings').set({ name: 'Zulu' }).where('id', '=', first).execute();
     expect(await memberNames(group.id)).toEqual(['Bravo', 'Zulu']);
+    // A write that keeps the name leaves the membership row as it was: the same row version.
+    const version = async () =>
+      (
+        await sql<{ version: string }>`
+          select xmin::text as version from listing_group_members where listing_id = ${second}`.execute(db)
+      ).rows[0]?.version;
+    const before = await version();
     await db.updateTable('listings').set({ time_zone: 'Europe/Lisbon' }).where('id', '=', second).execute();
+    await db.updateTable('listings').set({ name: 'Bravo' }).where('id', '=', second).execute();
+    expect(await version()).toBe(before);
     expect(await staleNames()).toEqual([]);
   });
 

@@ -63,9 +63,10 @@ const moneyMetrics: readonly SeriesMetric[] = [
 ];
 
 /**
- * Sold-night sums per bucket key and currency over `period`. Month buckets read `soldNightTotalRows` (the monthly
- * roll-up for whole months, nightly facts at the edges); day and week buckets read the nightly facts, first
- * added up per night (cheap to group) and then per week; the bucket limits keep them to three years at most.
+ * Sold-night sums per bucket key and currency over `period`. Month buckets read `soldNightTotalRows` (a
+ * monthly roll-up for whole months, nightly facts at the edges); day and week buckets read the nightly facts,
+ * first added up per night (cheap to group) and then per week; the bucket limits keep them to three years at
+ * most.
  * `shift` moves last year's buckets onto the keys of the asked period's buckets (+364 days for days and
  * weeks, +1 year for months), so the two years line up.
  */

@@ -5,7 +5,7 @@ import { type Kysely, sql } from 'kysely';
 /**
  * `stay_account_month_facts`: `stay_month_facts` summed over the listings, per account, month, channel and
  * currency. A question about every listing of a large portfolio read tens of thousands of listing-month rows
- * a year to add them up; this holds a few dozen. It is moved by the same writes as `stay_month_facts`, in
+ * a year to add them up; this holds about a hundred. It is moved by the same writes as `stay_month_facts`, in
  * the same transaction (`stay-night-facts.ts`), and starts as their sum.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
