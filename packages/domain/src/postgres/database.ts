@@ -319,6 +319,25 @@ export interface GuestWaitsTable {
   automated_seconds: number | null;
 }
 
+/**
+ * Response times of `guest_waits` per account, month, way of counting a reply, dimension group and time
+ * bucket; maintained beside it by `refreshGuestWaits`.
+ */
+export interface GuestWaitBucketsTable {
+  account_id: string;
+  replies: 'host' | 'any';
+  month: string;
+  dimension: 'overall' | 'channel' | 'stage' | 'hour' | 'weekday';
+  group_key: string;
+  bucket: number;
+  waits: number;
+  answered: number;
+  total_seconds: number;
+  within_hour: number;
+  within_day: number;
+  times: number[];
+}
+
 export interface MessageRulesTable {
   id: string;
   account_id: string;
@@ -495,6 +514,7 @@ export interface Database {
   message_rules: MessageRulesTable;
   messages: MessagesTable;
   guest_waits: GuestWaitsTable;
+  guest_wait_buckets: GuestWaitBucketsTable;
   pricing_rules: PricingRulesTable;
   locks: LocksTable;
   lock_listings: LockListingsTable;

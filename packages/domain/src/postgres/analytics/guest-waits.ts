@@ -1,30 +1,47 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Executor } from '../database.ts';
+import {
+  type BucketedWait,
+  bucketedWaitColumns,
+  moveGuestWaitBuckets,
+  rebuildGuestWaitBuckets,
+} from './guest-wait-buckets.ts';
 
 /**
- * Rewrites the `guest_waits` rows of some reservations' threads from their messages. Call it inside the
- * transaction that inserted a message, after the insert, so response-time analytics never see a thread whose
- * waits lag behind its messages.
+ * Rewrites the `guest_waits` rows of some reservations' threads from their messages, and moves their
+ * `guest_wait_buckets` with them. Call it inside the transaction that inserted a message, after the insert,
+ * so response-time analytics never see a thread whose waits lag behind its messages.
  */
 export async function refreshGuestWaits(trx: Executor, reservationIds: readonly string[]): Promise<void> {
   if (reservationIds.length === 0) return;
   const ids = sql`${[...new Set(reservationIds)]}::text[]`;
-  await sql`delete from guest_waits where reservation_id = any(${ids})`.execute(trx);
-  await insertGuestWaits(trx, sql`m.reservation_id = any(${ids})`);
+  const removed = await sql<BucketedWait>`
+    delete from guest_waits where reservation_id = any(${ids}) returning ${bucketedWaitColumns}`.execute(trx);
+  const added = await insertGuestWaits(trx, sql`m.reservation_id = any(${ids})`);
+  await moveGuestWaitBuckets(trx, removed.rows, added);
 }
 
-/** Rebuilds every `guest_waits` row of one account, e.g. after messages were bulk-loaded without the store. */
+/**
+ * Rebuilds every `guest_waits` and `guest_wait_buckets` row of one account, e.g. after messages were
+ * bulk-loaded without the store.
+ */
 export async function rebuildGuestWaits(trx: Executor, accountId: string): Promise<void> {
   await sql`delete from guest_waits where account_id = ${accountId}`.execute(trx);
-  await insertGuestWaits(trx, sql`m.account_id = ${accountId}`);
+  await insertGuestWaits(trx, sql`m.account_id = ${accountId}`, false);
+  await rebuildGuestWaitBuckets(trx, accountId);
 }
 
 // A wait starts at a guest message whose previous guest-or-host message in the thread is not the guest's
 // (or that opens the thread); it is answered by the host's next message. Automated and system messages
 // neither start nor end a wait: the first automated message sent during it is kept apart, so a question can
 // choose to count it as the answer. Ties in sent_at are ordered by id, the same order on every rebuild.
-async function insertGuestWaits(trx: Executor, messageFilter: RawBuilder<unknown>): Promise<void> {
-  await sql`
+// Returns the inserted waits' bucketed columns when `returning` (a thread's few), nothing for a bulk rebuild.
+async function insertGuestWaits(
+  trx: Executor,
+  messageFilter: RawBuilder<unknown>,
+  returning = true,
+): Promise<BucketedWait[]> {
+  const { rows } = await sql<BucketedWait>`
     insert into guest_waits
       (guest_message_id, reservation_id, account_id, listing_id, channel, stage, guest_message_at,
        local_date, local_hour, local_weekday, response_seconds, automated_seconds)
@@ -55,5 +72,7 @@ async function insertGuestWaits(trx: Executor, messageFilter: RawBuilder<unknown
         and a.sent_at >= w.sent_at
         and (w.answered_at is null or a.sent_at < w.answered_at)
     ) automated
-    where w.sender = 'guest' and w.previous_sender is distinct from 'guest'`.execute(trx);
+    where w.sender = 'guest' and w.previous_sender is distinct from 'guest'
+    ${returning ? sql`returning ${bucketedWaitColumns}` : sql``}`.execute(trx);
+  return rows;
 }

@@ -11,6 +11,8 @@ import type { Channel } from '../../listings/listings.ts';
 import type { Database, Executor } from '../database.ts';
 import { withAnalyticsSettings } from './analytics-query-settings.ts';
 import { type AnalyticsScope, channelInScope, listingInScope } from './analytics-scope.ts';
+import { repliedSeconds, replyCounting } from './guest-wait-buckets.ts';
+import { bucketedBreakdownRows, bucketedMonthsOf } from './response-time-buckets.ts';
 
 const hourSeconds = 3_600;
 const daySeconds = 86_400;
@@ -43,9 +45,7 @@ export interface WaitSelection {
  */
 export function selectedWaits(selection: WaitSelection): RawBuilder<unknown> {
   const { scope, period } = selection;
-  const seconds = selection.countAutomatedReplies
-    ? sql`least(w.response_seconds, w.automated_seconds)`
-    : sql`w.response_seconds`;
+  const seconds = repliedSeconds(replyCounting(selection.countAutomatedReplies));
   // Text keys in the C collation: grouping sorts by them, and byte order sorts several times faster.
   return sql`
     from (
@@ -139,20 +139,25 @@ export interface BreakdownRow extends ResponseMeasureRow {
  * The measures overall and per channel, stage, listing-local hour and weekday, and listing. Only the
  * `listingLimit` slowest listings (by median; those with no answer at all first) come back.
  *
- * Sorting is what costs: a year of a large portfolio is a hundred thousand waits or more, and grouping them
- * by each dimension in turn and then sorting every group's times sorts them a dozen times over. Instead the
- * waits are counted into cells in one hashed pass that keeps each cell's response times unsorted, and only
- * times are sorted. The listings and the other dimensions are two statements sent together, each in its own
- * transaction, so PostgreSQL runs them side by side.
+ * Sorting is what costs: a year of a large portfolio is a hundred thousand waits or more. The small
+ * dimensions come from `guest_wait_buckets` for the whole months it answers (see
+ * {@link bucketedBreakdownRows}), otherwise from the waits counted into cells in one hashed pass that keeps
+ * each cell's times unsorted, so only times are sorted. The listings and the other dimensions are two
+ * statements sent together, each in its own transaction, so PostgreSQL runs them side by side.
  */
 export async function responseBreakdownRows(
   db: Kysely<Database>,
   selection: WaitSelection,
   listingLimit: number,
 ): Promise<BreakdownRow[]> {
+  const bucketedMonths = bucketedMonthsOf(selection);
   const [byListing, byCell] = await Promise.all([
     withAnalyticsSettings(db, (trx) => listingBreakdownRows(trx, selection, listingLimit)),
-    withAnalyticsSettings(db, (trx) => cellBreakdownRows(trx, selection)),
+    withAnalyticsSettings(db, (trx) =>
+      bucketedMonths === null
+        ? cellBreakdownRows(trx, selection)
+        : bucketedBreakdownRows(trx, selection, bucketedMonths),
+    ),
   ]);
   return [...byCell, ...byListing];
 }

@@ -15,6 +15,7 @@ import * as checkInMonthFacts from './2026_11_25_0013_check_in_month_facts.ts';
 import * as calendarHoldSpans from './2026_11_25_0014_calendar_hold_spans.ts';
 import * as groupMemberNames from './2026_11_25_0015_group_member_names.ts';
 import * as stayAccountMonthFacts from './2026_11_25_0016_stay_account_month_facts.ts';
+import * as guestWaitBuckets from './2026_11_25_0017_guest_wait_buckets.ts';
 
 /**
  * The domain's migrations by name. Names sort in the order they run; other packages (auth) contribute
@@ -37,4 +38,5 @@ export const domainMigrations: Readonly<Record<string, Migration>> = {
   '2026_11_25_0014_calendar_hold_spans': calendarHoldSpans,
   '2026_11_25_0015_group_member_names': groupMemberNames,
   '2026_11_25_0016_stay_account_month_facts': stayAccountMonthFacts,
+  '2026_11_25_0017_guest_wait_buckets': guestWaitBuckets,
 };

@@ -1,0 +1,175 @@
+import { type RawBuilder, sql } from 'kysely';
+import type { Executor } from '../database.ts';
+
+/**
+ * How a response-time question counts a reply: `host`, only the host's own message; `any`, the host's or an
+ * automated message sent during the wait, whichever came first.
+ */
+export type ReplyCounting = 'host' | 'any';
+
+/** The reply counting of a question that does, or does not, count automated messages as answers. */
+export function replyCounting(countAutomatedReplies: boolean): ReplyCounting {
+  return countAutomatedReplies ? 'any' : 'host';
+}
+
+/** The response time of the wait `w` as `replies` counts it, in seconds; null while unanswered. */
+export function repliedSeconds(replies: ReplyCounting): RawBuilder<number | null> {
+  return replies === 'any' ? sql`least(w.response_seconds, w.automated_seconds)` : sql`w.response_seconds`;
+}
+
+/**
+ * `cross join lateral` rows `d (dimension, group_key)` placing the wait `w` in its group of every small
+ * dimension of the breakdown: overall (key ''), channel, stage, local hour and local weekday (as text).
+ */
+export const dimensionGroupsOfWait: RawBuilder<unknown> = sql`
+  cross join lateral (values
+    ('overall', ''), ('channel', w.channel), ('stage', w.stage), ('hour', w.local_hour::text),
+    ('weekday', w.local_weekday::text)
+  ) d (dimension, group_key)`;
+
+/**
+ * The measures of one bucket row over waits `w` whose response time is `r.seconds`: counts, the summed
+ * seconds (for the mean) and the answered times, unsorted.
+ */
+export const bucketMeasureColumns: RawBuilder<unknown> = sql`
+  count(*)::integer as waits,
+  count(r.seconds)::integer as answered,
+  coalesce(sum(r.seconds), 0)::bigint as total_seconds,
+  count(*) filter (where r.seconds <= 3600)::integer as within_hour,
+  count(*) filter (where r.seconds <= 86400)::integer as within_day,
+  coalesce(array_agg(r.seconds) filter (where r.seconds is not null), '{}') as times`;
+
+/** A wait as the buckets count it: the `guest_waits` columns they read. */
+export interface BucketedWait {
+  account_id: string;
+  local_date: string;
+  channel: string;
+  stage: string;
+  local_hour: number;
+  local_weekday: number;
+  response_seconds: number | null;
+  automated_seconds: number | null;
+}
+
+/** The columns of {@link BucketedWait}, to return from writes to `guest_waits`. */
+export const bucketedWaitColumns: RawBuilder<unknown> = sql`
+  account_id, local_date, channel, stage, local_hour, local_weekday, response_seconds, automated_seconds`;
+
+/** The bucket rows of both reply countings over the waits `w` of `source` that `filter` keeps, by key. */
+function bucketRowsOf(
+  source: RawBuilder<unknown>,
+  filter: RawBuilder<unknown> = sql`true`,
+): RawBuilder<unknown> {
+  return sql`
+    select w.account_id, r.replies, date_trunc('month', w.local_date)::date as month, d.dimension, d.group_key,
+      guest_wait_bucket(r.seconds) as bucket, ${bucketMeasureColumns}
+    from ${source}
+    cross join lateral (values ('host', ${repliedSeconds('host')}), ('any', ${repliedSeconds('any')})) r (replies, seconds)
+    ${dimensionGroupsOfWait}
+    where ${filter}
+    group by w.account_id, r.replies, date_trunc('month', w.local_date)::date, d.dimension, d.group_key,
+      guest_wait_bucket(r.seconds)`;
+}
+
+const bucketColumns = sql`
+  account_id, replies, month, dimension, group_key, bucket, waits, answered, total_seconds, within_hour,
+  within_day, times`;
+
+/** Rebuilds every `guest_wait_buckets` row of one account from its `guest_waits`. */
+export async function rebuildGuestWaitBuckets(trx: Executor, accountId: string): Promise<void> {
+  await sql`delete from guest_wait_buckets where account_id = ${accountId}`.execute(trx);
+  await sql`
+    insert into guest_wait_buckets (${bucketColumns})
+    ${bucketRowsOf(sql`guest_waits w`, sql`w.account_id = ${accountId}`)}`.execute(trx);
+}
+
+/**
+ * Moves the buckets by a write to `guest_waits`: out of the `removed` waits, into the `added` ones. Call it
+ * in the transaction of the write. A wait rewritten unchanged (most of a thread's, as each message rewrites
+ * the whole thread's waits) moves nothing.
+ *
+ * Every wait of an account's month shares its overall row, so two writers of one account would each lock
+ * some rows the other wants if they took them in the order their statements reach them. So the rows are
+ * first locked in key order, missing ones created empty, before any of them moves.
+ */
+export async function moveGuestWaitBuckets(
+  trx: Executor,
+  removed: readonly BucketedWait[],
+  added: readonly BucketedWait[],
+): Promise<void> {
+  const moved = netMoves(removed, added);
+  if (moved.length === 0) return;
+  const movedWaits = sql`
+    jsonb_to_recordset(${JSON.stringify(moved)}::jsonb) as w (
+      sign integer, account_id text, local_date date, channel text, stage text, local_hour smallint,
+      local_weekday smallint, response_seconds integer, automated_seconds integer)`;
+  await sql`
+    insert into guest_wait_buckets as b (${bucketColumns})
+    select k.account_id, k.replies, k.month, k.dimension, k.group_key, k.bucket, 0, 0, 0, 0, 0, '{}'
+    from (${bucketRowsOf(movedWaits)}) k
+    order by k.account_id, k.replies, k.month, k.dimension, k.group_key, k.bucket
+    on conflict (account_id, replies, month, dimension, group_key, bucket) do update set waits = b.waits`.execute(
+    trx,
+  );
+  await sql`
+    with moves as (
+      select w.account_id, r.replies, date_trunc('month', w.local_date)::date as month, d.dimension, d.group_key,
+        guest_wait_bucket(r.seconds) as bucket,
+        sum(w.sign)::integer as waits,
+        coalesce(sum(w.sign) filter (where r.seconds is not null), 0)::integer as answered,
+        coalesce(sum(w.sign * r.seconds), 0)::bigint as total_seconds,
+        coalesce(sum(w.sign) filter (where r.seconds <= 3600), 0)::integer as within_hour,
+        coalesce(sum(w.sign) filter (where r.seconds <= 86400), 0)::integer as within_day,
+        array_agg(r.seconds) filter (where w.sign < 0 and r.seconds is not null) as removed_times,
+        coalesce(array_agg(r.seconds) filter (where w.sign > 0 and r.seconds is not null), '{}') as added_times
+      from ${movedWaits}
+      cross join lateral (values ('host', ${repliedSeconds('host')}), ('any', ${repliedSeconds('any')})) r (replies, seconds)
+      ${dimensionGroupsOfWait}
+      group by w.account_id, r.replies, date_trunc('month', w.local_date)::date, d.dimension, d.group_key,
+        guest_wait_bucket(r.seconds)
+    )
+    update guest_wait_buckets b set
+      waits = b.waits + m.waits,
+      answered = b.answered + m.answered,
+      total_seconds = b.total_seconds + m.total_seconds,
+      within_hour = b.within_hour + m.within_hour,
+      within_day = b.within_day + m.within_day,
+      -- A multiset difference: each removed time takes out one equal time, not all of them.
+      times = case when m.removed_times is null then b.times
+        else array(select t from unnest(b.times) t except all select t from unnest(m.removed_times) t) end
+        || m.added_times
+    from moves m
+    where b.account_id = m.account_id and b.replies = m.replies and b.month = m.month
+      and b.dimension = m.dimension and b.group_key = m.group_key and b.bucket = m.bucket`.execute(trx);
+}
+
+/** The waits that really moved, signed: a removed wait equal to an added one cancels out with it. */
+function netMoves(
+  removed: readonly BucketedWait[],
+  added: readonly BucketedWait[],
+): (BucketedWait & { sign: 1 | -1 })[] {
+  const keyOf = (wait: BucketedWait) =>
+    JSON.stringify([
+      wait.account_id,
+      wait.local_date,
+      wait.channel,
+      wait.stage,
+      wait.local_hour,
+      wait.local_weekday,
+      wait.response_seconds,
+      wait.automated_seconds,
+    ]);
+  const unmatched = new Map<string, BucketedWait[]>();
+  for (const wait of removed) {
+    const key = keyOf(wait);
+    unmatched.set(key, [...(unmatched.get(key) ?? []), wait]);
+  }
+  const moves: (BucketedWait & { sign: 1 | -1 })[] = [];
+  for (const wait of added) {
+    const same = unmatched.get(keyOf(wait));
+    if (same !== undefined && same.length > 0) same.pop();
+    else moves.push({ ...wait, sign: 1 });
+  }
+  for (const waits of unmatched.values()) for (const wait of waits) moves.push({ ...wait, sign: -1 });
+  return moves;
+}
