@@ -42,7 +42,31 @@ function randomGap(random: Random): number {
   ])();
 }
 
-/** Inserts a random thread of messages (guest, host, automation) on one reservation, as a channel sync would. */
+/** Inserts one message as a channel sync would: the stores' refresh of the thread's waits is up to the caller. */
+function insertMessage(
+  db: Executor,
+  accountId: string,
+  reservationId: string,
+  sender: 'guest' | 'host' | 'automation',
+  sentAt: Date | string,
+) {
+  return db
+    .insertInto('messages')
+    .values({
+      id: newId('message'),
+      account_id: accountId,
+      reservation_id: reservationId,
+      sender,
+      body: `A message of the ${sender}`,
+      sent_at: typeof sentAt === 'string' ? sentAt : sentAt.toISOString(),
+      message_rule_id: null,
+      author_user_id: null,
+      delivery_status: sender === 'guest' ? 'received' : 'sent',
+    })
+    .execute();
+}
+
+/** Inserts a random thread of messages (guest first, then guest, host or automation) on one reservation. */
 async function insertThread(
   db: Executor,
   random: Random,
@@ -56,22 +80,19 @@ async function insertThread(
     sentAt += randomGap(random) * 1000;
     const sender =
       index === 0 ? 'guest' : random.pick(['guest', 'guest', 'host', 'host', 'automation'] as const);
-    await db
-      .insertInto('messages')
-      .values({
-        id: newId('message'),
-        account_id: portfolio.account.accountId,
-        reservation_id: reservationId,
-        sender,
-        body: `${sender} ${index}`,
-        sent_at: new Date(sentAt).toISOString(),
-        message_rule_id: null,
-        author_user_id: null,
-        delivery_status: sender === 'guest' ? 'received' : 'sent',
-      })
-      .execute();
+    await insertMessage(db, portfolio.account.accountId, reservationId, sender, new Date(sentAt));
   }
   return new Date(sentAt);
+}
+
+/** Reservations of an account without any message yet, in id order. */
+async function quietReservations(db: Executor, accountId: string, count: number): Promise<string[]> {
+  const { rows } = await sql<{ id: string }>`
+    select r.id from reservations r
+    where r.account_id = ${accountId} and not exists (select 1 from messages m where m.reservation_id = r.id)
+    order by r.id limit ${count}`.execute(db);
+  expect(rows).toHaveLength(count);
+  return rows.map((row) => row.id);
 }
 
 /** The buckets of an account as sums and sorted times, without rows later writes emptied. */
@@ -103,6 +124,15 @@ interface Wait {
   guest_message_at: Date;
   response_seconds: number | null;
   automated_seconds: number | null;
+}
+
+/** Every wait of an account with what the breakdown groups and measures. */
+async function waitsOf(db: Executor, accountId: string): Promise<Wait[]> {
+  const { rows } = await sql<Wait>`
+    select channel, stage, local_date, local_hour, local_weekday, guest_message_at, response_seconds,
+      automated_seconds
+    from guest_waits where account_id = ${accountId}`.execute(db);
+  return rows;
 }
 
 /**
@@ -235,10 +265,7 @@ describe.each(testDatabaseKinds)('response-time buckets on %s', (kind) => {
   });
 
   it('answer the breakdown as the waits themselves do, over whole months, edges and undecided days', async () => {
-    const { rows: waits } = await sql<Wait>`
-      select channel, stage, local_date, local_hour, local_weekday, guest_message_at, response_seconds,
-        automated_seconds
-      from guest_waits where account_id = ${portfolio.account.accountId}`.execute(handle.db);
+    const waits = await waitsOf(handle.db, portfolio.account.accountId);
     expect(waits.length).toBeGreaterThan(150);
     const periods = [
       { startDate: '2025-01-01', endDate: '2025-12-31' },
@@ -277,36 +304,17 @@ describe.each(testDatabaseKinds)('response-time buckets on %s', (kind) => {
 
   it('take out one of two equal times when one of their waits changes', async () => {
     const { accountId } = portfolio.account;
-    const { rows: quiet } = await sql<{ id: string }>`
-      select r.id from reservations r
-      where r.account_id = ${accountId} and not exists (select 1 from messages m where m.reservation_id = r.id)
-      order by r.id limit 2`.execute(handle.db);
-    expect(quiet).toHaveLength(2);
-    const message = (reservationId: string, sender: 'guest' | 'host', sentAt: string) =>
-      handle.db
-        .insertInto('messages')
-        .values({
-          id: newId('message'),
-          account_id: accountId,
-          reservation_id: reservationId,
-          sender,
-          body: sender,
-          sent_at: sentAt,
-          message_rule_id: null,
-          author_user_id: null,
-          delivery_status: sender === 'guest' ? 'received' : 'sent',
-        })
-        .execute();
+    const quiet = await quietReservations(handle.db, accountId, 2);
     // Two waits in one month, both answered after exactly 600 seconds: one bucket holds 600 twice.
-    for (const { id } of quiet) {
-      await message(id, 'guest', '2024-03-05T10:00:00Z');
-      await message(id, 'host', '2024-03-05T10:10:00Z');
+    for (const id of quiet) {
+      await insertMessage(handle.db, accountId, id, 'guest', '2024-03-05T10:00:00Z');
+      await insertMessage(handle.db, accountId, id, 'host', '2024-03-05T10:10:00Z');
       await refreshGuestWaits(handle.db, [id]);
     }
     // A reply synced late turns out to be earlier: one of the two waits now took 300 seconds.
-    const [changed] = quiet;
-    await message(changed?.id ?? '', 'host', '2024-03-05T10:05:00Z');
-    await refreshGuestWaits(handle.db, [changed?.id ?? '']);
+    const changed = quiet[0] ?? '';
+    await insertMessage(handle.db, accountId, changed, 'host', '2024-03-05T10:05:00Z');
+    await refreshGuestWaits(handle.db, [changed]);
     const written = await snapshotBuckets(handle.db, accountId);
     await rebuildGuestWaits(handle.db, accountId);
     expect(await snapshotBuckets(handle.db, accountId)).toEqual(written);
@@ -317,31 +325,11 @@ describe.each(testDatabaseKinds)('response-time buckets on %s', (kind) => {
 
   it('count a month’s last waits as undecided until a day has passed', async () => {
     const { accountId } = portfolio.account;
-    const { rows: quiet } = await sql<{ id: string }>`
-      select r.id from reservations r
-      where r.account_id = ${accountId} and not exists (select 1 from messages m where m.reservation_id = r.id)
-      order by r.id limit 1`.execute(handle.db);
-    const reservationId = quiet[0]?.id ?? '';
+    const [reservationId = ''] = await quietReservations(handle.db, accountId, 1);
     // 13:00 UTC on 30 April is still 30 April in Berlin, New York and Tokyo; nobody has answered yet.
-    await handle.db
-      .insertInto('messages')
-      .values({
-        id: newId('message'),
-        account_id: accountId,
-        reservation_id: reservationId,
-        sender: 'guest',
-        body: 'Is the flat free?',
-        sent_at: '2026-04-30T13:00:00Z',
-        message_rule_id: null,
-        author_user_id: null,
-        delivery_status: 'received',
-      })
-      .execute();
+    await insertMessage(handle.db, accountId, reservationId, 'guest', '2026-04-30T13:00:00Z');
     await refreshGuestWaits(handle.db, [reservationId]);
-    const { rows: waits } = await sql<Wait>`
-      select channel, stage, local_date, local_hour, local_weekday, guest_message_at, response_seconds,
-        automated_seconds
-      from guest_waits where account_id = ${accountId}`.execute(handle.db);
+    const waits = await waitsOf(handle.db, accountId);
     const april = { startDate: '2026-04-01', endDate: '2026-04-30' };
     // Seventeen hours later the wait is a miss within the hour, and not yet decided within the day.
     const morningAfter = new Date('2026-05-01T06:00:00Z');

@@ -88,9 +88,9 @@ export async function rebuildGuestWaitBuckets(trx: Executor, accountId: string):
  * in the transaction of the write. A wait rewritten unchanged (most of a thread's, as each message rewrites
  * the whole thread's waits) moves nothing.
  *
- * Every wait of an account's month shares its overall row, so two writers of one account would each lock
- * some rows the other wants if they took them in the order their statements reach them. So the rows are
- * first locked in key order, missing ones created empty, before any of them moves.
+ * The waits of an account's month share rows (every group spans all of its listings), so two
+ * writers of one account taking rows in the order their statements reach them could each hold one the other
+ * waits for. So the rows are first locked in key order, missing ones created empty, before any of them moves.
  */
 export async function moveGuestWaitBuckets(
   trx: Executor,
