@@ -416,4 +416,28 @@ describe('response-time buckets written at once on postgres', () => {
     await rebuildGuestWaits(handle.db, portfolio.account.accountId);
     expect(await snapshotBuckets(handle.db, portfolio.account.accountId)).toEqual(written);
   });
+
+  it('keeps both of two messages written at once to one thread', async () => {
+    const { accountId } = portfolio.account;
+    const [reservationId = ''] = await quietReservations(handle.db, accountId, 1);
+    await insertMessage(handle.db, accountId, reservationId, 'guest', '2025-04-02T08:00:00Z');
+    await refreshGuestWaits(handle.db, [reservationId]);
+    // The host answers while the guest writes again, each in a transaction of its own.
+    const messageOn = (sender: 'guest' | 'host', at: string) => async (trx: Executor) => {
+      await insertMessage(trx, accountId, reservationId, sender, at);
+      await refreshGuestWaits(trx, [reservationId]);
+    };
+    await writeWhileAnotherIsOpen(
+      handle.db,
+      messageOn('host', '2025-04-02T08:30:00Z'),
+      messageOn('guest', '2025-04-02T09:00:00Z'),
+    );
+    const { rows } = await sql<{ response_seconds: number | null }>`
+      select response_seconds from guest_waits where reservation_id = ${reservationId}
+      order by guest_message_at`.execute(handle.db);
+    expect(rows).toEqual([{ response_seconds: 1800 }, { response_seconds: null }]);
+    const written = await snapshotBuckets(handle.db, accountId);
+    await rebuildGuestWaits(handle.db, accountId);
+    expect(await snapshotBuckets(handle.db, accountId)).toEqual(written);
+  });
 });

@@ -11,10 +11,16 @@ import {
  * Rewrites the `guest_waits` rows of some reservations' threads from their messages, and moves their
  * `guest_wait_buckets` with them. Call it inside the transaction that inserted a message, after the insert,
  * so response-time analytics never see a thread whose waits lag behind its messages.
+ *
+ * Two messages written at once to one thread would each rewrite the thread's waits from what they see: the
+ * later writer's delete finds the earlier one's rows gone and cannot see its new ones, and its insert then
+ * collides with them. So each refresh first locks its reservations (in id order, so writers of several never
+ * wait on each other in a circle); a later writer waits, then sees every message and wait committed before it.
  */
 export async function refreshGuestWaits(trx: Executor, reservationIds: readonly string[]): Promise<void> {
   if (reservationIds.length === 0) return;
   const ids = sql`${[...new Set(reservationIds)]}::text[]`;
+  await sql`select id from reservations where id = any(${ids}) order by id for no key update`.execute(trx);
   const removed = await sql<BucketedWait>`
     delete from guest_waits where reservation_id = any(${ids}) returning ${bucketedWaitColumns}`.execute(trx);
   const added = await insertGuestWaits(trx, sql`m.reservation_id = any(${ids})`);
