@@ -1,5 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Executor } from '../database.ts';
+import { daySeconds, hourSeconds } from './response-measure-sql.ts';
 
 /**
  * How a response-time question counts a reply: `host`, only the host's own message; `any`, the host's or an
@@ -28,16 +29,23 @@ export const dimensionGroupsOfWait: RawBuilder<unknown> = sql`
   ) d (dimension, group_key)`;
 
 /**
- * The measures of one bucket row over waits `w` whose response time is `r.seconds`: counts, the summed
- * seconds (for the mean) and the answered times, unsorted.
+ * The counts of one bucket row over waits `w` whose response time is `r.seconds`, each wait weighing `sign`
+ * (1; -1 for a wait a write took away): waits, answered, summed seconds (for the mean), answered within the
+ * hour and within the day.
  */
-export const bucketMeasureColumns: RawBuilder<unknown> = sql`
-  count(*)::integer as waits,
-  count(r.seconds)::integer as answered,
-  coalesce(sum(r.seconds), 0)::bigint as total_seconds,
-  count(*) filter (where r.seconds <= 3600)::integer as within_hour,
-  count(*) filter (where r.seconds <= 86400)::integer as within_day,
-  coalesce(array_agg(r.seconds) filter (where r.seconds is not null), '{}') as times`;
+export function bucketCountColumns(sign: RawBuilder<unknown> = sql`1`): RawBuilder<unknown> {
+  return sql`
+    coalesce(sum(${sign}), 0)::integer as waits,
+    coalesce(sum(${sign}) filter (where r.seconds is not null), 0)::integer as answered,
+    coalesce(sum(${sign} * r.seconds), 0)::bigint as total_seconds,
+    coalesce(sum(${sign}) filter (where r.seconds <= ${hourSeconds}::integer), 0)::integer as within_hour,
+    coalesce(sum(${sign}) filter (where r.seconds <= ${daySeconds}::integer), 0)::integer as within_day`;
+}
+
+/** The answered times, unsorted, of the waits `w` of a bucket row that `keep` selects. */
+export function bucketTimes(keep: RawBuilder<unknown> = sql`true`): RawBuilder<number[]> {
+  return sql`coalesce(array_agg(r.seconds) filter (where r.seconds is not null and ${keep}), '{}')`;
+}
 
 /** A wait as the buckets count it: the `guest_waits` columns they read. */
 export interface BucketedWait {
@@ -55,32 +63,36 @@ export interface BucketedWait {
 export const bucketedWaitColumns: RawBuilder<unknown> = sql`
   account_id, local_date, channel, stage, local_hour, local_weekday, response_seconds, automated_seconds`;
 
-/** The bucket rows of both reply countings over the waits `w` of `source` that `filter` keeps, by key. */
-function bucketRowsOf(
-  source: RawBuilder<unknown>,
-  filter: RawBuilder<unknown> = sql`true`,
-): RawBuilder<unknown> {
+/**
+ * The bucket rows of both reply countings over the signed waits `w` of `source` (a `sign` column: 1 added, -1
+ * removed), by key: the signed {@link bucketCountColumns}, and the times taken away and brought in.
+ */
+function signedBucketRows(source: RawBuilder<unknown>): RawBuilder<unknown> {
   return sql`
     select w.account_id, r.replies, date_trunc('month', w.local_date)::date as month, d.dimension, d.group_key,
-      guest_wait_bucket(r.seconds) as bucket, ${bucketMeasureColumns}
+      guest_wait_bucket(r.seconds) as bucket, ${bucketCountColumns(sql`w.sign`)},
+      ${bucketTimes(sql`w.sign < 0`)} as removed_times, ${bucketTimes(sql`w.sign > 0`)} as added_times
     from ${source}
     cross join lateral (values ('host', ${repliedSeconds('host')}), ('any', ${repliedSeconds('any')})) r (replies, seconds)
     ${dimensionGroupsOfWait}
-    where ${filter}
     group by w.account_id, r.replies, date_trunc('month', w.local_date)::date, d.dimension, d.group_key,
       guest_wait_bucket(r.seconds)`;
 }
 
 const bucketColumns = sql`
-  account_id, replies, month, dimension, group_key, bucket, waits, answered, total_seconds, within_hour,
-  within_day, times`;
+  (account_id, replies, month, dimension, group_key, bucket, waits, answered, total_seconds, within_hour,
+   within_day, times)`;
 
 /** Rebuilds every `guest_wait_buckets` row of one account from its `guest_waits`. */
 export async function rebuildGuestWaitBuckets(trx: Executor, accountId: string): Promise<void> {
   await sql`delete from guest_wait_buckets where account_id = ${accountId}`.execute(trx);
   await sql`
-    insert into guest_wait_buckets (${bucketColumns})
-    ${bucketRowsOf(sql`guest_waits w`, sql`w.account_id = ${accountId}`)}`.execute(trx);
+    insert into guest_wait_buckets ${bucketColumns}
+    select m.account_id, m.replies, m.month, m.dimension, m.group_key, m.bucket, m.waits, m.answered,
+      m.total_seconds, m.within_hour, m.within_day, m.added_times
+    from (${signedBucketRows(sql`(select g.*, 1 as sign from guest_waits g where g.account_id = ${accountId}) w`)}) m`.execute(
+    trx,
+  );
 }
 
 /**
@@ -104,30 +116,14 @@ export async function moveGuestWaitBuckets(
       sign integer, account_id text, local_date date, channel text, stage text, local_hour smallint,
       local_weekday smallint, response_seconds integer, automated_seconds integer)`;
   await sql`
-    insert into guest_wait_buckets as b (${bucketColumns})
-    select k.account_id, k.replies, k.month, k.dimension, k.group_key, k.bucket, 0, 0, 0, 0, 0, '{}'
-    from (${bucketRowsOf(movedWaits)}) k
-    order by k.account_id, k.replies, k.month, k.dimension, k.group_key, k.bucket
+    insert into guest_wait_buckets as b ${bucketColumns}
+    select m.account_id, m.replies, m.month, m.dimension, m.group_key, m.bucket, 0, 0, 0, 0, 0, '{}'
+    from (${signedBucketRows(movedWaits)}) m
+    order by m.account_id, m.replies, m.month, m.dimension, m.group_key, m.bucket
     on conflict (account_id, replies, month, dimension, group_key, bucket) do update set waits = b.waits`.execute(
     trx,
   );
   await sql`
-    with moves as (
-      select w.account_id, r.replies, date_trunc('month', w.local_date)::date as month, d.dimension, d.group_key,
-        guest_wait_bucket(r.seconds) as bucket,
-        sum(w.sign)::integer as waits,
-        coalesce(sum(w.sign) filter (where r.seconds is not null), 0)::integer as answered,
-        coalesce(sum(w.sign * r.seconds), 0)::bigint as total_seconds,
-        coalesce(sum(w.sign) filter (where r.seconds <= 3600), 0)::integer as within_hour,
-        coalesce(sum(w.sign) filter (where r.seconds <= 86400), 0)::integer as within_day,
-        array_agg(r.seconds) filter (where w.sign < 0 and r.seconds is not null) as removed_times,
-        coalesce(array_agg(r.seconds) filter (where w.sign > 0 and r.seconds is not null), '{}') as added_times
-      from ${movedWaits}
-      cross join lateral (values ('host', ${repliedSeconds('host')}), ('any', ${repliedSeconds('any')})) r (replies, seconds)
-      ${dimensionGroupsOfWait}
-      group by w.account_id, r.replies, date_trunc('month', w.local_date)::date, d.dimension, d.group_key,
-        guest_wait_bucket(r.seconds)
-    )
     update guest_wait_buckets b set
       waits = b.waits + m.waits,
       answered = b.answered + m.answered,
@@ -135,10 +131,10 @@ export async function moveGuestWaitBuckets(
       within_hour = b.within_hour + m.within_hour,
       within_day = b.within_day + m.within_day,
       -- A multiset difference: each removed time takes out one equal time, not all of them.
-      times = case when m.removed_times is null then b.times
+      times = case when cardinality(m.removed_times) = 0 then b.times
         else array(select t from unnest(b.times) t except all select t from unnest(m.removed_times) t) end
         || m.added_times
-    from moves m
+    from (${signedBucketRows(movedWaits)}) m
     where b.account_id = m.account_id and b.replies = m.replies and b.month = m.month
       and b.dimension = m.dimension and b.group_key = m.group_key and b.bucket = m.bucket`.execute(trx);
 }

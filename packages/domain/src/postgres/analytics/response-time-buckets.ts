@@ -2,16 +2,20 @@ import { sql } from 'kysely';
 import { addDays, minDate } from '../../core/dates.ts';
 import type { Executor } from '../database.ts';
 import {
-  bucketMeasureColumns,
+  bucketCountColumns,
+  bucketTimes,
   dimensionGroupsOfWait,
   repliedSeconds,
   replyCounting,
 } from './guest-wait-buckets.ts';
+import {
+  decidedColumns,
+  interpolatedPercentile,
+  meanSeconds,
+  percentileRank,
+} from './response-measure-sql.ts';
 import type { BreakdownRow, WaitSelection } from './response-time-stats.ts';
 import { wholeMonthsOf } from './sold-nights.ts';
-
-const hourSeconds = 3_600;
-const daySeconds = 86_400;
 
 /**
  * The months of a selection that `guest_wait_buckets` can answer: whole calendar months of the period that
@@ -51,26 +55,26 @@ export async function bucketedBreakdownRows(
   const { scope, period, now } = selection;
   const replies = replyCounting(selection.countAutomatedReplies);
   const { firstWholeMonth, afterWholeMonths } = months;
-  const hourAgo = new Date(now.getTime() - hourSeconds * 1000);
-  const dayAgo = new Date(now.getTime() - daySeconds * 1000);
   const monthRows = sql`
     guest_wait_buckets b
     where b.account_id = ${scope.accountId} and b.replies = ${replies}
       and b.month >= ${firstWholeMonth}::date and b.month < ${afterWholeMonths}::date`;
-  // percentile_cont's ranks (from 1) and interpolation, per group of n answered times.
   const rank = (fraction: number, round: 'floor' | 'ceil') =>
-    sql`1 + ${sql.raw(round)}(${sql.lit(fraction)}::float8 * (g.answered - 1))`;
-  const interpolated = (fraction: number, lower: number) => {
-    const position = sql`${sql.lit(fraction)}::float8 * (g.answered - 1)`;
-    return sql`p.seconds[${sql.lit(lower)}] + (${position} - floor(${position}))
-      * (p.seconds[${sql.lit(lower + 1)}] - p.seconds[${sql.lit(lower)}])`;
-  };
+    percentileRank(fraction, round, sql`g.answered`);
+  // The picked times of a group, in the order of `targets`' `i`: median floor, median ceiling, p90 floor, p90
+  // ceiling.
+  const interpolated = (fraction: number, lower: number) =>
+    interpolatedPercentile(
+      fraction,
+      sql`g.answered`,
+      sql`p.seconds[${sql.lit(lower)}]`,
+      sql`p.seconds[${sql.lit(lower + 1)}]`,
+    );
   const { rows } = await sql<BreakdownRow>`
     with edge_rows as materialized (
       select d.dimension collate "C" as dimension, d.group_key collate "C" as group_key,
-        guest_wait_bucket(r.seconds) as bucket, ${bucketMeasureColumns},
-        count(*) filter (where r.seconds is not null or w.guest_message_at <= ${hourAgo})::integer as hour_decided,
-        count(*) filter (where r.seconds is not null or w.guest_message_at <= ${dayAgo})::integer as day_decided
+        guest_wait_bucket(r.seconds) as bucket, ${bucketCountColumns()}, ${bucketTimes()} as times,
+        ${decidedColumns(now, sql`r.seconds`)}
       from guest_waits w
       cross join lateral (values (${repliedSeconds(replies)})) r (seconds)
       ${dimensionGroupsOfWait}
@@ -144,7 +148,7 @@ export async function bucketedBreakdownRows(
       case when g.dimension = 'weekday' then g.group_key::smallint end as local_weekday,
       null as listing_id, null as listing_name, null::bigint as listings, g.waits, g.answered,
       ${interpolated(0.5, 1)}::float8 as median_seconds,
-      g.total_seconds::numeric / nullif(g.answered, 0)::numeric as mean_seconds,
+      ${meanSeconds('g')} as mean_seconds,
       ${interpolated(0.9, 3)}::float8 as p90_seconds,
       g.within_hour, g.hour_decided, g.within_day, g.day_decided
     from groups g

@@ -12,10 +12,15 @@ import type { Database, Executor } from '../database.ts';
 import { withAnalyticsSettings } from './analytics-query-settings.ts';
 import { type AnalyticsScope, channelInScope, listingInScope } from './analytics-scope.ts';
 import { repliedSeconds, replyCounting } from './guest-wait-buckets.ts';
+import {
+  daySeconds,
+  decidedColumns,
+  hourSeconds,
+  interpolatedPercentile,
+  meanSeconds,
+  percentileRank,
+} from './response-measure-sql.ts';
 import { bucketedBreakdownRows, bucketedMonthsOf } from './response-time-buckets.ts';
-
-const hourSeconds = 3_600;
-const daySeconds = 86_400;
 
 /** The measure columns {@link toResponseMeasures} reads, as one row of SQL aggregates. */
 export interface ResponseMeasureRow {
@@ -64,8 +69,6 @@ export function selectedWaits(selection: WaitSelection): RawBuilder<unknown> {
  * miss in a share only once the share's window (1 hour, 24 hours) has passed since the guest wrote.
  */
 export function responseMeasureColumns(now: Date): RawBuilder<unknown> {
-  const hourAgo = new Date(now.getTime() - hourSeconds * 1000);
-  const dayAgo = new Date(now.getTime() - daySeconds * 1000);
   return sql`
     count(*)::bigint as waits,
     count(w.seconds)::bigint as answered,
@@ -73,9 +76,8 @@ export function responseMeasureColumns(now: Date): RawBuilder<unknown> {
     avg(w.seconds) as mean_seconds,
     percentile_cont(0.9) within group (order by w.seconds) as p90_seconds,
     count(*) filter (where w.seconds <= ${hourSeconds}::integer)::bigint as within_hour,
-    count(*) filter (where w.seconds is not null or w.guest_message_at <= ${hourAgo})::bigint as hour_decided,
     count(*) filter (where w.seconds <= ${daySeconds}::integer)::bigint as within_day,
-    count(*) filter (where w.seconds is not null or w.guest_message_at <= ${dayAgo})::bigint as day_decided`;
+    ${decidedColumns(now, sql`w.seconds`)}`;
 }
 
 /** Reads the measures of a set of waits; zero waits when `row` is missing. */
@@ -167,22 +169,15 @@ export async function responseBreakdownRows(
  * the sum of the answered times (for the mean), and those times unsorted in `times`.
  */
 function cellColumns(now: Date): RawBuilder<unknown> {
-  const hourAgo = new Date(now.getTime() - hourSeconds * 1000);
-  const dayAgo = new Date(now.getTime() - daySeconds * 1000);
   return sql`
     count(*) as waits,
     count(w.seconds) as answered,
     sum(w.seconds) as total_seconds,
     count(*) filter (where w.seconds <= ${hourSeconds}::integer) as within_hour,
-    count(*) filter (where w.seconds is not null or w.guest_message_at <= ${hourAgo}) as hour_decided,
     count(*) filter (where w.seconds <= ${daySeconds}::integer) as within_day,
-    count(*) filter (where w.seconds is not null or w.guest_message_at <= ${dayAgo}) as day_decided,
+    ${decidedColumns(now, sql`w.seconds`)},
     array_agg(w.seconds) filter (where w.seconds is not null) as times`;
 }
-
-/** The mean of a row of summed cells as avg() computes it: the bigint sum over the count, both numeric. */
-const meanSeconds = (row: string) =>
-  sql`${sql.ref(`${row}.total_seconds`)}::numeric / nullif(${sql.ref(`${row}.answered`)}, 0)::numeric`;
 
 /**
  * The listing rows: each listing's times are a few dozen, so its median and p90 are `percentile_cont` over its
@@ -265,13 +260,16 @@ async function cellBreakdownRows(db: Executor, selection: WaitSelection): Promis
     cellDimensions.map((dimension) => sql`when ${dimension} then p.${sql.ref(dimension)}`),
     sql` `,
   );
-  // percentile_cont's interpolation between the values at the floor and the ceiling of fraction × (n − 1);
-  // null for a group without answers (its slot is the next group's).
-  const interpolated = (fraction: number, lower: string, upper: string) => {
-    const position = sql`${sql.lit(fraction)}::float8 * (g.answered - 1)`;
-    return sql`case when g.answered > 0 then
-      v.${sql.ref(lower)} + (${position} - floor(${position})) * (v.${sql.ref(upper)} - v.${sql.ref(lower)}) end`;
-  };
+  // Null for a group without answers (its slot is the next group's).
+  const interpolated = (fraction: number, lower: string, upper: string) =>
+    sql`case when g.answered > 0 then ${interpolatedPercentile(
+      fraction,
+      sql`g.answered`,
+      sql.ref(`v.${lower}`),
+      sql.ref(`v.${upper}`),
+    )} end`;
+  const rank = (fraction: number, round: 'floor' | 'ceil') =>
+    percentileRank(fraction, round, sql`g.answered`);
   const { rows } = await sql<BreakdownRow>`
     with cells as (
       select w.channel, w.stage, w.local_hour, w.local_weekday, ${cellColumns(selection.now)}
@@ -314,8 +312,7 @@ async function cellBreakdownRows(db: Executor, selection: WaitSelection): Promis
         array_agg((g.answered_before + r.rank - 0.5) / g.answered_in_dimension order by g.code, r.i) as fractions
       from positioned g
       cross join lateral (values
-        (1, 1 + floor(0.5::float8 * (g.answered - 1))), (2, 1 + ceil(0.5::float8 * (g.answered - 1))),
-        (3, 1 + floor(0.9::float8 * (g.answered - 1))), (4, 1 + ceil(0.9::float8 * (g.answered - 1)))
+        (1, ${rank(0.5, 'floor')}), (2, ${rank(0.5, 'ceil')}), (3, ${rank(0.9, 'floor')}), (4, ${rank(0.9, 'ceil')})
       ) r (i, rank)
       where g.answered > 0
       group by g.dimension
