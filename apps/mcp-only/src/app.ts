@@ -1,7 +1,14 @@
-import type { AuthNotifications } from '@innkeep/auth';
+import { type AuthNotifications, strictTransportSecurity } from '@innkeep/auth';
 import type { Clock } from '@innkeep/domain';
 import type { DatabaseHandle } from '@innkeep/domain/postgres';
 import { mcpProtectedResourceMetadata, mcpService } from '@innkeep/mcp-http';
+import {
+  gracefulServerOptions,
+  healthRoutes,
+  observeHttpRequests,
+  type ServiceMetrics,
+  unmatchedRoute,
+} from '@innkeep/service-runtime';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { sql } from 'kysely';
@@ -25,29 +32,35 @@ export interface McpOnlyAppDeps {
    * a change empties at once; without it, every request checks its token in the database.
    */
   readonly authNotifications?: AuthNotifications | undefined;
+  /** True once the process is shutting down, so `/health/ready` answers 503; default never. */
+  readonly isDraining?: (() => boolean) | undefined;
+  /** Where requests, tool calls and rate-limit refusals are counted (METRICS_PORT); none without it. */
+  readonly metrics?: ServiceMetrics | undefined;
 }
-
-// A load balancer gives up on a check after a few seconds; answering 503 first tells it why.
-const healthCheckTimeoutMs = 3000;
 
 /**
  * The tool server alone, for deployments that scale `/mcp` apart from the OAuth server and the web pages
  * (a load balancer sends `/mcp` and `/.well-known/oauth-protected-resource*` here, the rest to the Innkeep
- * server). Routes: `/mcp` exactly as the Innkeep server serves it, its protected resource metadata, and
- * `GET /health` (200 when the database answers, else 503).
+ * server). Routes: `/mcp` exactly as the Innkeep server serves it, its protected resource metadata,
+ * `GET /health` (200 when the database answers, else 503), `/health/live` and `/health/ready` (see
+ * {@link healthRoutes}).
  */
 export function buildMcpOnlyApp(deps: McpOnlyAppDeps): FastifyInstance {
-  const app = Fastify({ logger: { level: deps.logLevel }, trustProxy: deps.trustProxy });
+  const app = Fastify({
+    logger: { level: deps.logLevel },
+    trustProxy: deps.trustProxy,
+    ...gracefulServerOptions,
+  });
+  app.register(strictTransportSecurity, { baseUrl: deps.baseUrl });
 
-  app.get('/health', async (request, reply) => {
-    reply.header('cache-control', 'no-store');
-    try {
-      await withTimeout(sql`select 1`.execute(deps.database.db), healthCheckTimeoutMs);
-    } catch (error) {
-      request.log.error({ err: error }, 'Health check failed: the database did not answer');
-      return reply.code(503).send({ status: 'unavailable' });
-    }
-    return { status: 'ok', database: deps.database.kind };
+  const { metrics, redis } = deps;
+  if (metrics !== undefined) observeHttpRequests(app, metrics);
+
+  app.register(healthRoutes, {
+    database: () => sql`select 1`.execute(deps.database.db),
+    healthDetails: () => ({ database: deps.database.kind }),
+    readinessChecks: redis === undefined ? undefined : { redis: () => redis.ping() },
+    isDraining: deps.isDraining ?? (() => false),
   });
 
   app.register(mcpProtectedResourceMetadata, { baseUrl: deps.baseUrl });
@@ -59,14 +72,11 @@ export function buildMcpOnlyApp(deps: McpOnlyAppDeps): FastifyInstance {
     allowedOrigins: deps.mcpAllowedOrigins,
     rateLimit: deps.rateLimit,
     authNotifications: deps.authNotifications,
+    onToolCall: metrics === undefined ? undefined : (call) => metrics.recordToolCall(call),
+    onRateLimited:
+      metrics === undefined
+        ? undefined
+        : (request) => metrics.recordRateLimitRefusal(request.routeOptions.url ?? unmatchedRoute),
   });
   return app;
-}
-
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`No answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }

@@ -25,6 +25,10 @@ export interface McpOnlyConfig {
   readonly mcpAllowedOrigins: readonly string[];
   /** Requests a minute one access token may send (default 300, the seed's). */
   readonly mcpRateLimit: number;
+  /** METRICS_PORT: serve Prometheus metrics at `/metrics` on this port of HOST; unset keeps none. */
+  readonly metricsPort: number | undefined;
+  /** SHUTDOWN_DRAIN_MS: how long requests in flight may take to finish on SIGTERM (default 10 000). */
+  readonly shutdownDrainMs: number;
 }
 
 /** The environment is unusable; `problems` has one line per bad variable, all of them at once. */
@@ -41,14 +45,14 @@ export class ConfigError extends Error {
 }
 
 const portMessage = 'must be a port number from 1 to 65535';
+const portSchema = z
+  .string()
+  .regex(/^\d{1,5}$/, portMessage)
+  .transform(Number)
+  .refine((port) => port >= 1 && port <= 65_535, portMessage);
 
 const shape = {
-  PORT: z
-    .string()
-    .regex(/^\d{1,5}$/, portMessage)
-    .transform(Number)
-    .refine((port) => port >= 1 && port <= 65_535, portMessage)
-    .default(3001),
+  PORT: portSchema.default(3001),
   HOST: z.string().default('127.0.0.1'),
   BASE_URL: z
     .url({
@@ -85,6 +89,12 @@ const shape = {
     .regex(/^[1-9]\d{0,8}$/, 'must be a whole number of requests a minute, at least 1')
     .transform(Number)
     .default(300),
+  METRICS_PORT: portSchema.optional(),
+  SHUTDOWN_DRAIN_MS: z
+    .string()
+    .regex(/^\d{1,7}$/, 'must be a whole number of milliseconds, from 0 to 9999999')
+    .transform(Number)
+    .default(10_000),
 };
 
 // Values of these may hold passwords, so problems with them never echo the value.
@@ -110,6 +120,11 @@ export function loadMcpOnlyConfig(env: NodeJS.ProcessEnv): McpOnlyConfig {
     );
   }
   const parsed = result.data;
+  if (parsed.METRICS_PORT === parsed.PORT) {
+    throw new ConfigError([
+      'METRICS_PORT: must differ from PORT, so the metrics are never served on the public port',
+    ]);
+  }
   return {
     port: parsed.PORT,
     host: parsed.HOST,
@@ -120,6 +135,8 @@ export function loadMcpOnlyConfig(env: NodeJS.ProcessEnv): McpOnlyConfig {
     trustProxy: parsed.TRUST_PROXY,
     mcpAllowedOrigins: parsed.MCP_ALLOWED_ORIGINS,
     mcpRateLimit: parsed.MCP_RATE_LIMIT,
+    metricsPort: parsed.METRICS_PORT,
+    shutdownDrainMs: parsed.SHUTDOWN_DRAIN_MS,
   };
 }
 

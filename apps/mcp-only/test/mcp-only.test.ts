@@ -46,7 +46,20 @@ describe('loadMcpOnlyConfig', () => {
       trustProxy: false,
       mcpAllowedOrigins: [],
       mcpRateLimit: 300,
+      metricsPort: undefined,
+      shutdownDrainMs: 10_000,
     });
+  });
+
+  it('reads METRICS_PORT and SHUTDOWN_DRAIN_MS, and keeps the metrics off the public port', () => {
+    const env = { BASE_URL: 'https://stays.example.com', DATABASE_URL: databaseUrl };
+    expect(loadMcpOnlyConfig({ ...env, METRICS_PORT: '9464', SHUTDOWN_DRAIN_MS: '0' })).toMatchObject({
+      metricsPort: 9464,
+      shutdownDrainMs: 0,
+    });
+    expect(() => loadMcpOnlyConfig({ ...env, METRICS_PORT: '3001' })).toThrow(
+      /METRICS_PORT: must differ from PORT/,
+    );
   });
 
   it('stops the process with every problem when started without a configuration', async () => {

@@ -2,12 +2,21 @@ import {
   type AuthNotifications,
   accountPages,
   authorizationServer,
+  refuseUnstorableText,
   type SigningKey,
+  strictTransportSecurity,
   withAuthTables,
 } from '@innkeep/auth';
 import type { Clock } from '@innkeep/domain';
 import { createIdentityUseCases, type DatabaseHandle } from '@innkeep/domain/postgres';
 import { mcpService } from '@innkeep/mcp-http';
+import {
+  gracefulServerOptions,
+  healthRoutes,
+  observeHttpRequests,
+  type ServiceMetrics,
+  unmatchedRoute,
+} from '@innkeep/service-runtime';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { sql } from 'kysely';
@@ -39,11 +48,13 @@ export interface AppDeps {
    * the database.
    */
   readonly authNotifications?: AuthNotifications | undefined;
+  /** True once the process is shutting down, so `/health/ready` answers 503; default never. */
+  readonly isDraining?: (() => boolean) | undefined;
+  /** Where requests, tool calls and rate-limit refusals are counted (METRICS_PORT); none without it. */
+  readonly metrics?: ServiceMetrics | undefined;
+  /** Where the log lines go instead of standard output (tests read them). */
+  readonly logDestination?: { write(line: string): void } | undefined;
 }
-
-// A load balancer gives up on a check after a few seconds; answering 503 before that tells it why,
-// instead of leaving it to guess from a timeout (a `pg` pool waits forever for an unreachable server).
-const healthCheckTimeoutMs = 3000;
 
 /**
  * Builds the Innkeep HTTP app without listening, so tests can `inject()` requests and `main.ts` decides
@@ -51,25 +62,38 @@ const healthCheckTimeoutMs = 3000;
  *
  * Routes:
  * - `GET /health` → 200 `{status: 'ok', database, uptimeSeconds}` when the database answers, else 503
- *   `{status: 'unavailable'}` (the cause goes to the log, never to the caller).
+ *   `{status: 'unavailable'}` (the cause goes to the log, never to the caller); `GET /health/live` and
+ *   `GET /health/ready` (database and, with REDIS_URL, Redis; 503 while shutting down), see
+ *   {@link healthRoutes}.
  * - The OAuth authorization server: discovery, `/oauth/*` and the sign-in and consent pages.
  * - The account pages: `/login`, `/logout`, `/settings`, `/settings/apps`, `/assets/innkeep.css`.
  * - The MCP tool server at `/mcp` (POST; GET 405, DELETE 204), for access tokens bound to `${BASE_URL}/mcp`.
  */
 export function buildApp(deps: AppDeps): FastifyInstance {
-  const app = Fastify({ logger: { level: deps.logLevel }, trustProxy: deps.trustProxy });
+  const app = Fastify({
+    logger: {
+      level: deps.logLevel,
+      ...(deps.logDestination === undefined ? {} : { stream: deps.logDestination }),
+    },
+    trustProxy: deps.trustProxy,
+    ...gracefulServerOptions,
+  });
   const startedAt = deps.clock.now().getTime();
+  // Once, on the root, so the check covers the routes of every plugin below.
+  refuseUnstorableText(app);
+  app.register(strictTransportSecurity, { baseUrl: deps.baseUrl });
 
-  app.get('/health', async (request, reply) => {
-    reply.header('cache-control', 'no-store');
-    try {
-      await withTimeout(sql`select 1`.execute(deps.database.db), healthCheckTimeoutMs);
-    } catch (error) {
-      request.log.error({ err: error }, 'Health check failed: the database did not answer');
-      return reply.code(503).send({ status: 'unavailable' });
-    }
-    const uptimeSeconds = Math.floor((deps.clock.now().getTime() - startedAt) / 1000);
-    return { status: 'ok', database: deps.database.kind, uptimeSeconds };
+  const { metrics, redis } = deps;
+  if (metrics !== undefined) observeHttpRequests(app, metrics);
+
+  app.register(healthRoutes, {
+    database: () => sql`select 1`.execute(deps.database.db),
+    healthDetails: () => ({
+      database: deps.database.kind,
+      uptimeSeconds: Math.floor((deps.clock.now().getTime() - startedAt) / 1000),
+    }),
+    readinessChecks: redis === undefined ? undefined : { redis: () => redis.ping() },
+    isDraining: deps.isDraining ?? (() => false),
   });
 
   // The auth tables are migrated with the domain's (prepareDatabase), so the handle reaches them too.
@@ -100,15 +124,12 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     allowedOrigins: deps.mcpAllowedOrigins,
     rateLimit: deps.mcpRateLimit === undefined ? undefined : { max: deps.mcpRateLimit, timeWindow: 60_000 },
     authNotifications: deps.authNotifications,
+    onToolCall: metrics === undefined ? undefined : (call) => metrics.recordToolCall(call),
+    onRateLimited:
+      metrics === undefined
+        ? undefined
+        : (request) => metrics.recordRateLimitRefusal(request.routeOptions.url ?? unmatchedRoute),
   });
 
   return app;
-}
-
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`No answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }

@@ -75,6 +75,16 @@ export interface Config extends DataConfig {
    * instances that should only serve requests; with several instances one of them at a time sends anyway.
    */
   readonly messageRules: boolean;
+  /**
+   * METRICS_PORT: serve Prometheus metrics at `/metrics` on this port of HOST, never on the public PORT.
+   * Unset: no metrics are kept or served.
+   */
+  readonly metricsPort: number | undefined;
+  /**
+   * SHUTDOWN_DRAIN_MS: on SIGTERM or SIGINT, how long requests in flight may take to finish before their
+   * connections are closed (default 10 000).
+   */
+  readonly shutdownDrainMs: number;
 }
 
 /** The environment is unusable; `problems` has one line per bad variable, all of them at once. */
@@ -108,15 +118,15 @@ const dataShape = {
 };
 
 const portMessage = 'must be a port number from 1 to 65535';
+const portSchema = z
+  .string()
+  .regex(/^\d{1,5}$/, portMessage)
+  .transform(Number)
+  .refine((port) => port >= 1 && port <= 65_535, portMessage);
 
 const serverShape = {
   ...dataShape,
-  PORT: z
-    .string()
-    .regex(/^\d{1,5}$/, portMessage)
-    .transform(Number)
-    .refine((port) => port >= 1 && port <= 65_535, portMessage)
-    .default(3000),
+  PORT: portSchema.default(3000),
   HOST: z.string().default('127.0.0.1'),
   BASE_URL: z
     .url({
@@ -159,6 +169,12 @@ const serverShape = {
     .transform(Number)
     .default(300),
   MESSAGE_RULES: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
+  METRICS_PORT: portSchema.optional(),
+  SHUTDOWN_DRAIN_MS: z
+    .string()
+    .regex(/^\d{1,7}$/, 'must be a whole number of milliseconds, from 0 to 9999999')
+    .transform(Number)
+    .default(10_000),
 };
 
 /**
@@ -223,6 +239,10 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
             `with the same key; ${signingKeyAdvice}`,
         ]
       : []),
+    ...(cleaned(env.METRICS_PORT) !== undefined &&
+    Number(cleaned(env.METRICS_PORT)) === Number(cleaned(env.PORT) ?? 3000)
+      ? ['METRICS_PORT: must differ from PORT, so the metrics are never served on the public port']
+      : []),
   ];
   const parsed = parseEnv(z.object(serverShape), env, crossFieldProblems);
   const database = databaseConfig(parsed);
@@ -246,6 +266,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     mcpAllowedOrigins: parsed.MCP_ALLOWED_ORIGINS,
     mcpRateLimit: parsed.MCP_RATE_LIMIT,
     messageRules: parsed.MESSAGE_RULES === 'on',
+    metricsPort: parsed.METRICS_PORT,
+    shutdownDrainMs: parsed.SHUTDOWN_DRAIN_MS,
   };
 }
 

@@ -1,9 +1,17 @@
-// Starts Innkeep: `pnpm start`, or `node src/main.ts`. Reads the environment once, brings the database up to
-// date, seeds the demo account on the first start when DEMO_DATA is on, and listens until SIGINT or SIGTERM.
+// Starts Innkeep: `npm start`, or `node src/main.ts`. Reads the environment once, brings the database up to
+// date, seeds the demo account on the first start when DEMO_DATA is on, and listens until SIGINT or SIGTERM,
+// then finishes the requests in flight and stops (see stopOnSignals).
 import { createPostgresAuthNotifications } from '@innkeep/auth';
 import { systemClock } from '@innkeep/domain';
 import { demoLogin, hasDemoAccount } from '@innkeep/domain/demo';
 import type { DatabaseHandle } from '@innkeep/domain/postgres';
+import {
+  createDrainState,
+  createServiceMetrics,
+  type ShutdownStep,
+  startMetricsServer,
+  stopOnSignals,
+} from '@innkeep/service-runtime';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { buildApp } from './app.ts';
@@ -36,6 +44,10 @@ try {
 
 let database: DatabaseHandle | undefined;
 let app: FastifyInstance | undefined;
+let metricsServer: FastifyInstance | undefined;
+const drain = createDrainState();
+// Without METRICS_PORT nothing is counted: no scrape could read it.
+const metrics = config.metricsPort === undefined ? undefined : createServiceMetrics();
 // Rate limits count across instances through Redis when there is one; commands fail fast while it is
 // down (the limiters then let requests through) instead of queueing behind a reconnect.
 const redis =
@@ -43,9 +55,8 @@ const redis =
     ? undefined
     : new Redis(config.redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true });
 // ioredis reconnects by itself; without a listener each failed attempt would be an unhandled 'error' event.
-redis?.on('error', (error) =>
-  app?.log.warn({ err: error }, 'Redis is unreachable; rate limits count per instance'),
-);
+// Only at debug level: /mcp says once when it stops and starts counting through Redis.
+redis?.on('error', (error) => app?.log.debug({ err: error }, 'Redis connection failed; reconnecting'));
 try {
   await redis?.connect().catch((cause: unknown) => {
     throw new RedisUnavailableError(cause);
@@ -63,6 +74,8 @@ try {
     mcpAllowedOrigins: config.mcpAllowedOrigins,
     mcpRateLimit: config.mcpRateLimit,
     authNotifications: authNotificationsFor(database),
+    isDraining: drain.isDraining,
+    metrics,
   });
   await start(config, database, app);
 } catch (error) {
@@ -70,6 +83,7 @@ try {
   if (known === undefined) console.error('Innkeep could not start:', error);
   else process.stderr.write(`Innkeep could not start: ${known}\n`);
   await app?.close().catch(() => {});
+  await metricsServer?.close().catch(() => {});
   await database?.close().catch(() => {});
   redis?.disconnect();
   process.exit(1);
@@ -105,10 +119,29 @@ async function start(config: Config, database: DatabaseHandle, app: FastifyInsta
   }
 
   await app.listen({ port: config.port, host: config.host });
+  if (metrics !== undefined && config.metricsPort !== undefined) {
+    if (database.poolStats !== undefined) metrics.observePool(database.poolStats);
+    metricsServer = await startMetricsServer({
+      registry: metrics.registry,
+      host: config.host,
+      port: config.metricsPort,
+    });
+    log.info({ port: config.metricsPort }, 'Serving Prometheus metrics at /metrics');
+  }
   const messageRuleJob = config.messageRules
-    ? startMessageRuleJob({ db: database.db, clock: systemClock, log })
+    ? startMessageRuleJob({
+        db: database.db,
+        clock: systemClock,
+        log,
+        onRun: (run) => metrics?.recordJobRun({ job: 'message-rules', ...run }),
+      })
     : undefined;
-  stopOnSignals(app, database, redis, messageRuleJob);
+  stopOnSignals({
+    app,
+    drain,
+    drainLimitMs: config.shutdownDrainMs,
+    steps: shutdownSteps(database, messageRuleJob),
+  });
 
   process.stdout.write(`Innkeep is running at ${config.baseUrl}\n`);
   if (config.demoData) {
@@ -116,31 +149,18 @@ async function start(config: Config, database: DatabaseHandle, app: FastifyInsta
   }
 }
 
-function stopOnSignals(
-  app: FastifyInstance,
-  database: DatabaseHandle,
-  redis: Redis | undefined,
-  messageRuleJob: MessageRuleJob | undefined,
-): void {
-  let stopping = false;
-  const stop = async (signal: NodeJS.Signals) => {
-    // A second Ctrl-C means "now": someone is waiting on a shutdown that hangs.
-    if (stopping) process.exit(1);
-    stopping = true;
-    app.log.info({ signal }, 'Shutting down');
-    try {
-      // Stop taking requests and let running ones finish before the database goes away under them.
-      await app.close();
-      await messageRuleJob?.stop();
-      await database.close();
-      await redis?.quit();
-    } catch (error) {
-      console.error('Innkeep did not shut down cleanly:', error);
-      process.exitCode = 1;
-    }
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+/** What stops after the last request, in order: the job that writes, the metrics, the database, Redis. */
+function shutdownSteps(database: DatabaseHandle, messageRuleJob: MessageRuleJob | undefined): ShutdownStep[] {
+  const steps: ShutdownStep[] = [];
+  if (messageRuleJob !== undefined) steps.push({ name: 'the message rule job', stop: messageRuleJob.stop });
+  const metricsListener = metricsServer;
+  if (metricsListener !== undefined)
+    steps.push({ name: 'the metrics server', stop: () => metricsListener.close() });
+  // The embedded database releases DATA_DIR's lock as it closes, so a CLI command can run right after.
+  steps.push({ name: 'the database', stop: () => database.close() });
+  const redisClient = redis;
+  if (redisClient !== undefined) steps.push({ name: 'Redis', stop: () => redisClient.quit() });
+  return steps;
 }
 
 /**

@@ -41,6 +41,14 @@ export interface MessageRuleJobOptions {
   readonly intervalMs?: number;
   /** Time from start to the first run, so startup is not slowed by it; default 10 seconds. */
   readonly firstRunDelayMs?: number;
+  /** Told how each run ended and how long it took (the metrics count them). */
+  readonly onRun?: (run: MessageRuleJobRun) => void;
+}
+
+/** One finished run of the job; `skipped` when another instance held the lock and ran it instead. */
+export interface MessageRuleJobRun {
+  readonly outcome: 'success' | 'failure' | 'skipped';
+  readonly durationMs: number;
 }
 
 /** The background job that sends due message rules. */
@@ -61,14 +69,19 @@ export function startMessageRuleJob(options: MessageRuleJobOptions): MessageRule
 
   const tick = () => {
     if (running !== undefined) return;
+    const startedAt = performance.now();
+    const report = (outcome: MessageRuleJobRun['outcome']) =>
+      options.onRun?.({ outcome, durationMs: performance.now() - startedAt });
     running = runMessageRulesOnce(db, clock)
       .then((result) => {
         if (result !== null && result.sent + result.skipped > 0) {
           log.info({ sent: result.sent, skipped: result.skipped }, 'Sent due message rules');
         }
+        report(result === null ? 'skipped' : 'success');
       })
       .catch((error: unknown) => {
         log.error({ err: error }, 'Sending due message rules failed; retrying at the next run');
+        report('failure');
       })
       .finally(() => {
         running = undefined;

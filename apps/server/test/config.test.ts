@@ -50,8 +50,25 @@ describe('loadConfig', () => {
       mcpAllowedOrigins: [],
       mcpRateLimit: 300,
       messageRules: true,
+      metricsPort: undefined,
+      shutdownDrainMs: 10_000,
       logLevel: 'info',
     });
+  });
+
+  it('reads METRICS_PORT as a port other than PORT, and SHUTDOWN_DRAIN_MS as whole milliseconds', () => {
+    expect(loadConfig({ ...keys, METRICS_PORT: '9464', SHUTDOWN_DRAIN_MS: '2500' })).toMatchObject({
+      metricsPort: 9464,
+      shutdownDrainMs: 2500,
+    });
+    expect(problemsOf({ ...keys, PORT: '8080', METRICS_PORT: '8080' })).toEqual([
+      'METRICS_PORT: must differ from PORT, so the metrics are never served on the public port',
+    ]);
+    expect(problemsOf({ ...keys, METRICS_PORT: '3000' })).toHaveLength(1);
+    expect(problemsOf({ ...keys, METRICS_PORT: 'x', SHUTDOWN_DRAIN_MS: '10s' })).toEqual([
+      'METRICS_PORT: must be a port number from 1 to 65535 (got "x")',
+      'SHUTDOWN_DRAIN_MS: must be a whole number of milliseconds, from 0 to 9999999 (got "10s")',
+    ]);
   });
 
   it('reads MESSAGE_RULES as on or off', () => {

@@ -3,7 +3,12 @@ import type { Database } from '@innkeep/domain/postgres';
 import { openTestDatabase, type TestDatabase } from '@innkeep/domain/testing';
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messageRuleLockKey, runMessageRulesOnce, startMessageRuleJob } from '../src/message-rule-job.ts';
+import {
+  type MessageRuleJobRun,
+  messageRuleLockKey,
+  runMessageRulesOnce,
+  startMessageRuleJob,
+} from '../src/message-rule-job.ts';
 import { runCli } from './support/processes.ts';
 
 let sequence = 0;
@@ -163,8 +168,9 @@ describe('message rule job on PostgreSQL', () => {
     ).toBe(20);
   });
 
-  it('logs a failed run instead of throwing, and stops cleanly', async () => {
+  it('logs a failed run instead of throwing, reports it, and stops cleanly', async () => {
     const errors: object[] = [];
+    const runs: MessageRuleJobRun[] = [];
     const broken = { transaction: () => ({ execute: () => Promise.reject(new Error('database is gone')) }) };
     const job = startMessageRuleJob({
       db: broken as unknown as TestDatabase['db'],
@@ -172,10 +178,40 @@ describe('message rule job on PostgreSQL', () => {
       log: { info: () => {}, error: (details) => errors.push(details) },
       firstRunDelayMs: 0,
       intervalMs: 1_000,
+      onRun: (run) => runs.push(run),
     });
     await new Promise((resolve) => setTimeout(resolve, 50));
     await job.stop();
     expect(errors).toHaveLength(1);
+    expect(runs).toEqual([{ outcome: 'failure', durationMs: expect.any(Number) }]);
+  });
+
+  it('reports a run that sent as a success, and one another instance held as skipped', async () => {
+    await seedDueMessages(database.db, 1, confirmedAt);
+    const runs: MessageRuleJobRun[] = [];
+    const runOnce = async () => {
+      const job = startMessageRuleJob({
+        db: database.db,
+        clock,
+        log: { info: () => {}, error: () => {} },
+        firstRunDelayMs: 0,
+        intervalMs: 60_000,
+        onRun: (run) => runs.push(run),
+      });
+      while (runs.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      await job.stop();
+    };
+    await runOnce();
+    expect(runs.splice(0)).toEqual([{ outcome: 'success', durationMs: expect.any(Number) }]);
+    await database.db.connection().execute(async (other) => {
+      await sql`select pg_advisory_lock(${messageRuleLockKey}::bigint)`.execute(other);
+      try {
+        await runOnce();
+      } finally {
+        await sql`select pg_advisory_unlock(${messageRuleLockKey}::bigint)`.execute(other);
+      }
+    });
+    expect(runs).toEqual([{ outcome: 'skipped', durationMs: expect.any(Number) }]);
   });
 
   it('run-message-rules sends what is due now and prints the counts', async () => {

@@ -1,6 +1,7 @@
 // The public surface of @innkeep/auth: the authorization server plugin, the Bearer-token check for /mcp
 // and /api, the account pages, and the migrations of the tables behind them.
 
+export { refuseUnstorableText } from './http/unstorable-text-guard.ts';
 export { withAuthTables } from './postgres/auth-database.ts';
 export type { PostgresAuthNotificationsOptions } from './postgres/auth-notifications.ts';
 export { createPostgresAuthNotifications } from './postgres/auth-notifications.ts';
@@ -24,3 +25,5 @@ export type { AuthNotifications } from './resource-server/auth-notifications.ts'
 export type { AccountPagesOptions } from './web/account-pages.ts';
 export { accountPages } from './web/account-pages.ts';
 export { securityHeaders } from './web/security-headers.ts';
+export type { StrictTransportSecurityOptions } from './web/strict-transport-security.ts';
+export { strictTransportSecurity } from './web/strict-transport-security.ts';

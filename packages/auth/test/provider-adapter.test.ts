@@ -1,10 +1,16 @@
 import { testDatabaseKinds } from '@innkeep/domain/testing';
-import type { AdapterFactory } from 'oidc-provider';
+import type { AdapterFactory, AdapterPayload } from 'oidc-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConsentStore } from '../src/postgres/consents.ts';
 import { createOidcAdapter } from '../src/postgres/oidc-adapter.ts';
 import { tokenDigest } from '../src/postgres/token-hash.ts';
-import { createOwner, type OauthWorld, openOauthWorld, type TestUser } from './support/oauth-harness.ts';
+import {
+  createOwner,
+  type OauthWorld,
+  oauthSecretKeys,
+  openOauthWorld,
+  type TestUser,
+} from './support/oauth-harness.ts';
 
 const graceSeconds = 60;
 
@@ -19,6 +25,7 @@ describe.each(testDatabaseKinds)('oidc-provider adapter on %s', (kind) => {
       db: world.db,
       clock: world.clock,
       refreshTokenGraceSeconds: graceSeconds,
+      secretKeys: oauthSecretKeys,
     });
     owner = await createOwner(world);
   }, 60_000);
@@ -137,6 +144,68 @@ describe.each(testDatabaseKinds)('oidc-provider adapter on %s', (kind) => {
     await adapterFor('Grant').destroy('grant-remembered');
     expect(await row('Grant', 'grant-remembered')).toBeUndefined();
     expect(await consents.rememberedGrantId(owner.userId, 'c9')).toBeUndefined();
+  });
+
+  describe('confidential clients’ secrets', () => {
+    const secret = 'client-secret-0123456789abcdefghijklmnopqrstuvwxyz';
+    const clientPayload = (clientId: string): AdapterPayload => ({
+      client_id: clientId,
+      client_secret: secret,
+      token_endpoint_auth_method: 'client_secret_post',
+      redirect_uris: ['https://app.example.com/cb'],
+    });
+    const adapterWithKeys = (secretKeys: string[]) =>
+      createOidcAdapter({
+        db: world.db,
+        clock: world.clock,
+        refreshTokenGraceSeconds: graceSeconds,
+        secretKeys,
+      })('Client');
+
+    it('stores no usable secret, and still finds the client with it', async () => {
+      await adapterFor('Client').upsert('sealed-client', clientPayload('sealed-client'));
+      expect(JSON.stringify(await row('Client', 'sealed-client'))).not.toContain(secret);
+      expect(await adapterFor('Client').find('sealed-client')).toEqual(clientPayload('sealed-client'));
+    });
+
+    it('seals a secret stored in plain text before, the first time the client is read', async () => {
+      await world.db
+        .insertInto('oidc_model')
+        .values({
+          model: 'Client',
+          id: 'plain-client',
+          payload: JSON.stringify(clientPayload('plain-client')),
+          client_id: 'plain-client',
+        })
+        .execute();
+      expect(await adapterFor('Client').find('plain-client')).toEqual(clientPayload('plain-client'));
+      expect(JSON.stringify(await row('Client', 'plain-client'))).not.toContain(secret);
+      expect(await adapterFor('Client').find('plain-client')).toEqual(clientPayload('plain-client'));
+    });
+
+    it('opens secrets sealed with an older key, and seals them again with the first', async () => {
+      const oldKey = 'old-secret-key-0123456789abcdefghijklmnop';
+      await adapterWithKeys([oldKey]).upsert('rotated-client', clientPayload('rotated-client'));
+      const rotated = adapterWithKeys([...oauthSecretKeys, oldKey]);
+      expect(await rotated.find('rotated-client')).toEqual(clientPayload('rotated-client'));
+      // Once resealed, the old key is no longer needed.
+      expect(await adapterFor('Client').find('rotated-client')).toEqual(clientPayload('rotated-client'));
+    });
+
+    it('does not open a sealed secret copied onto another client', async () => {
+      await adapterFor('Client').upsert('victim-client', clientPayload('victim-client'));
+      const victim = await row('Client', 'victim-client');
+      await world.db
+        .insertInto('oidc_model')
+        .values({
+          model: 'Client',
+          id: 'copycat-client',
+          payload: JSON.stringify({ ...victim?.payload, client_id: 'copycat-client' }),
+          client_id: 'copycat-client',
+        })
+        .execute();
+      await expect(adapterFor('Client').find('copycat-client')).rejects.toThrow(/another client/);
+    });
   });
 
   it('replaces an earlier remembered decision for the same user and client', async () => {

@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkClientRegistration } from '../src/provider/client-registration.ts';
 import {
+  authorizeInBrowser,
   authorizeUrl,
   Browser,
   createOwner,
@@ -109,31 +110,113 @@ describe.each(testDatabaseKinds)('dynamic client registration on %s', (kind) => 
     expect(response.body.redirect_uris).toEqual(uris);
   });
 
-  it('lets a native client come back on another loopback port (RFC 8252), but not a web client', async () => {
-    const native = await registerClient(server.origin, {
-      application_type: 'native',
+  it('lets a loopback client come back on any port (RFC 8252 §7.3), but not to another host or path', async () => {
+    for (const [registered, elsewhere] of [
+      ['http://127.0.0.1:5000/callback', 'http://127.0.0.1:6000/callback'],
+      ['http://[::1]:5000/callback', 'http://[::1]:6000/callback'],
+      ['http://localhost:5000/callback', 'http://localhost:6000/callback'],
+    ] as const) {
+      const client = await registerClient(server.origin, { redirect_uris: [registered] });
+      expect(client).toMatchObject({ application_type: 'native' });
+      const start = (redirectUri: string) =>
+        new Browser().get(
+          authorizeUrl(
+            server.baseUrl,
+            { client_id: client.client_id, redirect_uri: redirectUri },
+            pkcePair().challenge,
+          ),
+        );
+      const otherPort = await start(elsewhere);
+      expect(otherPort.status).toBe(303);
+      expect(otherPort.headers.get('location')).toMatch(/\/oauth\/interaction\//);
+      for (const refused of [
+        registered.replace('/callback', '/elsewhere'),
+        'http://127.0.0.2:5000/callback',
+        'https://127.0.0.1:5000/callback',
+      ]) {
+        const response = await start(refused);
+        expect(response.status).toBe(400);
+        expect(await response.text()).toContain('invalid_redirect_uri');
+      }
+    }
+  });
+
+  it('keeps the loopback port exact for a client that registers as a web application', async () => {
+    const web = await registerClient(server.origin, {
+      application_type: 'web',
       redirect_uris: ['http://127.0.0.1:1234/callback'],
     });
-    const web = await registerClient(server.origin, { redirect_uris: ['http://127.0.0.1:1234/callback'] });
-    const { challenge } = pkcePair();
-    const nativeStart = await new Browser().get(
-      authorizeUrl(
-        server.baseUrl,
-        { client_id: native.client_id, redirect_uri: 'http://127.0.0.1:5555/callback' },
-        challenge,
-      ),
-    );
-    expect(nativeStart.status).toBe(303);
-    expect(nativeStart.headers.get('location')).toMatch(/\/oauth\/interaction\//);
-    const webStart = await new Browser().get(
+    const response = await new Browser().get(
       authorizeUrl(
         server.baseUrl,
         { client_id: web.client_id, redirect_uri: 'http://127.0.0.1:5555/callback' },
-        challenge,
+        pkcePair().challenge,
       ),
     );
-    expect(webStart.status).toBe(400);
-    expect(await webStart.text()).toContain('invalid_redirect_uri');
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain('invalid_redirect_uri');
+  });
+
+  it('stores a confidential client’s secret so that no dump reveals it, and the client still authenticates', async () => {
+    const client = await registerClient(server.origin, {
+      redirect_uris: ['https://assistant.example.com/callback'],
+      token_endpoint_auth_method: 'client_secret_post',
+    });
+    const secret = String(client.client_secret);
+    expect(secret.length).toBeGreaterThanOrEqual(32);
+    const rows = await world.db.selectFrom('oidc_model').selectAll().execute();
+    expect(JSON.stringify(rows)).not.toContain(secret);
+
+    const revoke = (clientSecret: string) =>
+      fetch(`${server.origin}/oauth/token/revoke`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          token: 'no-such-token',
+          client_id: client.client_id,
+          client_secret: clientSecret,
+        }),
+      });
+    expect((await revoke(secret)).status).toBe(200);
+    expect((await revoke(`${secret}x`)).status).toBe(401);
+  });
+
+  it('bounds what a client asks for by its registered scope, Host Tools names translated', async () => {
+    const registered = [
+      'listings:read',
+      'reservations:read',
+      'reservations:write',
+      'calendar:read',
+      'calendar:write',
+      'messages:read',
+      'messages:write',
+      'reviews:read',
+      'user:read',
+      'webhooks:manage',
+    ];
+    const client = await registerClient(server.origin, {
+      redirect_uris: ['https://assistant.example.com/callback'],
+      scope:
+        'openid listings:read reservations:read reservations:write calendar:read calendar:write ' +
+        'messaging:read messaging:write reviews:read user:read webhooks:write no-such:scope',
+    });
+    expect(client).toMatchObject({ registered_scope: registered.join(' ') });
+    const authorize = (extra: Record<string, string> = {}) =>
+      authorizeInBrowser(
+        new Browser(),
+        authorizeUrl(
+          server.baseUrl,
+          { client_id: client.client_id, redirect_uri: 'https://assistant.example.com/callback' },
+          pkcePair().challenge,
+          extra,
+        ),
+        owner,
+      );
+
+    expect((await authorize()).offered).toEqual(registered);
+    expect((await authorize({ scope: 'listings:read locks:write' })).offered).toEqual(['listings:read']);
+    const outside = await authorize({ scope: 'locks:write' });
+    expect(outside.redirect.searchParams.get('error')).toBe('invalid_scope');
   });
 
   it('accepts custom-scheme redirects and makes such a client native', async () => {
@@ -308,7 +391,7 @@ describe('registration rate limit', () => {
 });
 
 describe('checkClientRegistration', () => {
-  it('defaults the auth method to none, drops scope and fetched metadata, and keeps the rest', () => {
+  it('defaults the auth method to none, keeps Innkeep scopes apart, drops fetched metadata, and keeps the rest', () => {
     const check = checkClientRegistration({
       client_name: 'VS Code',
       redirect_uris: ['http://127.0.0.1:33418', 'https://vscode.dev/redirect'],
@@ -321,6 +404,9 @@ describe('checkClientRegistration', () => {
       metadata: {
         client_name: 'VS Code',
         redirect_uris: ['http://127.0.0.1:33418', 'https://vscode.dev/redirect'],
+        registered_scope: 'listings:read',
+        // A loopback redirect makes it native, so VS Code may fall back to another port.
+        application_type: 'native',
         token_endpoint_auth_method: 'none',
       },
     });

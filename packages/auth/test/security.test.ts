@@ -2,7 +2,6 @@ import { testDatabaseKinds } from '@innkeep/domain/testing';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { securityHeaders } from '../src/web/security-headers.ts';
-import { newWebSession, signSession } from '../src/web/session.ts';
 import {
   browse,
   buildPagesApp,
@@ -215,51 +214,35 @@ describe.each(testDatabaseKinds)('account page security on %s', (kind) => {
     expect((await browse(app, jar, { url: '/settings' })).statusCode).toBe(200);
   });
 
-  it('ignores a tampered session cookie', async () => {
+  it('ignores a made-up or altered session cookie and clears it', async () => {
     const jar = new CookieJar();
     await signIn(app, jar, host);
     const cookie = jar.values.get('ik_session') ?? '';
-    const [, signature] = cookie.split('.');
-    const other = await createHost(world);
-    const now = world.clock.now().getTime();
-    const forgedPayload = Buffer.from(
-      JSON.stringify({ userId: other.userId, issuedAt: now, expiresAt: now + 3_600_000 }),
-    ).toString('base64url');
-    jar.values.set('ik_session', `${forgedPayload}.${signature}`);
-    const response = await browse(app, jar, { url: '/settings' });
-    expect(response.statusCode).toBe(303);
-    expect(response.headers.location).toBe('/login?next=%2Fsettings');
-    expect(jar.values.has('ik_session')).toBe(false);
-  });
-
-  it('ignores a session signed with a key the server does not hold, and an expired one', async () => {
-    const now = world.clock.now();
-    const foreign = signSession(newWebSession(host.userId, now), ['some-other-key-0123456789abcdefghijklmn']);
-    const expired = signSession(
-      newWebSession(host.userId, new Date(now.getTime() - 12 * 3_600_000)),
-      testSecretKeys,
-    );
-    for (const value of [foreign, expired]) {
-      const response = await app.inject({ url: '/settings', cookies: { ik_session: value } });
+    const altered = `${cookie.slice(0, -1)}${cookie.endsWith('A') ? 'B' : 'A'}`;
+    for (const value of [altered, 'A'.repeat(43), `${cookie}.extra`, 'x'.repeat(5000)]) {
+      const forged = new CookieJar();
+      forged.values.set('ik_session', value);
+      const response = await browse(app, forged, { url: '/settings' });
       expect(response.statusCode).toBe(303);
+      expect(response.headers.location).toBe('/login?next=%2Fsettings');
+      expect(forged.values.has('ik_session')).toBe(false);
     }
-    const valid = signSession(newWebSession(host.userId, now), testSecretKeys);
-    expect((await app.inject({ url: '/settings', cookies: { ik_session: valid } })).statusCode).toBe(200);
+    expect((await browse(app, jar, { url: '/settings' })).statusCode).toBe(200);
   });
 
-  it('still accepts sessions signed with the previous key after rotation, while it is listed second', async () => {
+  it('keeps sessions through a rotation of the secret keys: they are records, not signatures', async () => {
     const [oldKey = '', newKey = ''] = testSecretKeys;
-    const oldSession = signSession(newWebSession(host.userId, world.clock.now()), [oldKey]);
-    const rotated = await buildPagesApp(world, { secretKeys: [newKey, oldKey] });
-    const retired = await buildPagesApp(world, { secretKeys: [newKey] });
+    const before = await buildPagesApp(world, { secretKeys: [oldKey] });
+    const after = await buildPagesApp(world, { secretKeys: [newKey] });
     try {
-      const accepted = await rotated.inject({ url: '/settings', cookies: { ik_session: oldSession } });
-      expect(accepted.statusCode).toBe(200);
-      const refused = await retired.inject({ url: '/settings', cookies: { ik_session: oldSession } });
-      expect(refused.statusCode).toBe(303);
+      const jar = new CookieJar();
+      await signIn(before, jar, host);
+      const session = jar.values.get('ik_session') ?? '';
+      const response = await after.inject({ url: '/settings', cookies: { ik_session: session } });
+      expect(response.statusCode).toBe(200);
     } finally {
-      await rotated.close();
-      await retired.close();
+      await before.close();
+      await after.close();
     }
   });
 

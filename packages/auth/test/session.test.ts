@@ -1,67 +1,153 @@
-import { describe, expect, it } from 'vitest';
-import { newWebSession, signSession, verifySession } from '../src/web/session.ts';
+import { createHash } from 'node:crypto';
+import { testDatabaseKinds } from '@innkeep/domain/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createWebSessionStore, type WebSessionStore } from '../src/postgres/web-sessions.ts';
+import { userAgentLabel } from '../src/web/user-agent-label.ts';
+import {
+  createHost,
+  openPagesWorld,
+  type PagesWorld,
+  type TestHost,
+} from './support/account-pages-harness.ts';
 
-const oldKey = 'old-key-0123456789abcdefghijklmnopqrstuv';
-const newKey = 'new-key-0123456789abcdefghijklmnopqrstuv';
-const start = new Date('2027-03-01T12:00:00Z');
-const twelveHoursMs = 12 * 60 * 60 * 1000;
+const minuteMs = 60 * 1000;
+const hourMs = 60 * minuteMs;
+const origin = { userAgent: 'Firefox on Windows', ipAddress: '203.0.113.5' };
 
-describe('web session cookies', () => {
-  it('round-trips a session valid for twelve hours', () => {
-    const session = newWebSession('usr_1', start);
-    expect(session).toEqual({
-      userId: 'usr_1',
-      issuedAt: Date.parse('2027-03-01T12:00:00Z'),
-      expiresAt: Date.parse('2027-03-02T00:00:00Z'),
+describe.each(testDatabaseKinds)('web session store on %s', (kind) => {
+  let world: PagesWorld;
+  let store: WebSessionStore;
+  let host: TestHost;
+
+  beforeAll(async () => {
+    world = await openPagesWorld(kind);
+    store = createWebSessionStore(world.db, world.clock);
+    host = await createHost(world);
+  }, 60_000);
+
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  async function storedRow(idHash: string) {
+    return world.db.selectFrom('web_sessions').selectAll().where('id_hash', '=', idHash).executeTakeFirst();
+  }
+
+  it('keeps only the SHA-256 of the 256-bit random id the cookie carries', async () => {
+    const { sessionId, session } = await store.start(host.userId, origin);
+    expect(sessionId).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(Buffer.from(sessionId, 'base64url')).toHaveLength(32);
+    expect(session.idHash).toBe(createHash('sha256').update(sessionId).digest('base64url'));
+    const rows = await world.db.selectFrom('web_sessions').selectAll().execute();
+    expect(JSON.stringify(rows)).not.toContain(sessionId);
+    expect(await storedRow(session.idHash)).toMatchObject({
+      user_id: host.userId,
+      user_agent: 'Firefox on Windows',
+      ip_address: '203.0.113.5',
     });
-    const cookie = signSession(session, [newKey]);
-    expect(verifySession(cookie, [newKey], start)).toEqual(session);
-    expect(verifySession(cookie, [newKey], new Date(start.getTime() + twelveHoursMs - 1))).toEqual(session);
+    expect((await store.find(sessionId))?.userId).toBe(host.userId);
   });
 
-  it('refuses a session once twelve hours have passed', () => {
-    const cookie = signSession(newWebSession('usr_1', start), [newKey]);
-    expect(verifySession(cookie, [newKey], new Date(start.getTime() + twelveHoursMs))).toBeNull();
+  it('gives a new id every time, and finds nothing for unknown, malformed or missing ids', async () => {
+    const first = await store.start(host.userId, origin);
+    const second = await store.start(host.userId, origin);
+    expect(first.sessionId).not.toBe(second.sessionId);
+    for (const id of [undefined, '', 'A'.repeat(43), `${first.sessionId}=`, first.session.idHash]) {
+      expect(await store.find(id)).toBeNull();
+    }
   });
 
-  it('refuses a payload changed after signing', () => {
-    const cookie = signSession(newWebSession('usr_1', start), [newKey]);
-    const [, signature] = cookie.split('.');
-    const forged = Buffer.from(
-      JSON.stringify({
-        userId: 'usr_2',
-        issuedAt: start.getTime(),
-        expiresAt: start.getTime() + twelveHoursMs,
-      }),
-    ).toString('base64url');
-    expect(verifySession(`${forged}.${signature}`, [newKey], start)).toBeNull();
+  it('ends a session 12 hours after sign-in however active it is', async () => {
+    const { sessionId } = await store.start(host.userId, origin);
+    for (let hour = 1; hour < 12; hour += 1) {
+      world.clock.advance(hourMs);
+      expect(await store.find(sessionId)).not.toBeNull();
+    }
+    world.clock.advance(hourMs - 1000);
+    expect(await store.find(sessionId)).not.toBeNull();
+    world.clock.advance(1000);
+    expect(await store.find(sessionId)).toBeNull();
   });
 
-  it('refuses cookies with a wrong, missing or extra signature part', () => {
-    const cookie = signSession(newWebSession('usr_1', start), [newKey]);
-    const [payload] = cookie.split('.');
-    expect(verifySession(`${payload}.AAAA`, [newKey], start)).toBeNull();
-    expect(verifySession(`${payload}`, [newKey], start)).toBeNull();
-    expect(verifySession(`${cookie}.extra`, [newKey], start)).toBeNull();
+  it('ends a session left unused for 2 hours', async () => {
+    const { sessionId } = await store.start(host.userId, origin);
+    world.clock.advance(2 * hourMs - 1000);
+    expect(await store.find(sessionId)).not.toBeNull();
+    world.clock.advance(2 * hourMs - 1000);
+    expect(await store.find(sessionId)).not.toBeNull();
+    world.clock.advance(2 * hourMs);
+    expect(await store.find(sessionId)).toBeNull();
   });
 
-  it('accepts a cookie signed with an older key while it is still in the list, and not after', () => {
-    const cookie = signSession(newWebSession('usr_1', start), [oldKey]);
-    expect(verifySession(cookie, [newKey, oldKey], start)?.userId).toBe('usr_1');
-    expect(verifySession(cookie, [newKey], start)).toBeNull();
+  it('records activity at most once a minute', async () => {
+    const { sessionId, session } = await store.start(host.userId, origin);
+    world.clock.advance(30 * 1000);
+    await store.find(sessionId);
+    expect((await storedRow(session.idHash))?.last_seen_at).toEqual(session.lastSeenAt);
+    world.clock.advance(30 * 1000);
+    const found = await store.find(sessionId);
+    expect(found?.lastSeenAt).toEqual(world.clock.now());
+    expect((await storedRow(session.idHash))?.last_seen_at).toEqual(world.clock.now());
   });
 
-  it('signs with the first key only', () => {
-    const cookie = signSession(newWebSession('usr_1', start), [newKey, oldKey]);
-    expect(verifySession(cookie, [newKey], start)?.userId).toBe('usr_1');
-    expect(verifySession(cookie, [oldKey], start)).toBeNull();
+  it('ends one session, or every other one of the user, and lists the live ones newest first', async () => {
+    const owner = await createHost(world);
+    const someoneElse = await createHost(world);
+    const laptop = await store.start(owner.userId, origin);
+    world.clock.advance(2 * minuteMs);
+    const phone = await store.start(owner.userId, { userAgent: 'Safari on iOS', ipAddress: '198.51.100.2' });
+    world.clock.advance(2 * minuteMs);
+    const tablet = await store.start(owner.userId, origin);
+    const theirs = await store.start(someoneElse.userId, origin);
+
+    const listed = await store.listForUser(owner.userId);
+    expect(listed.map((session) => session.idHash)).toEqual([
+      tablet.session.idHash,
+      phone.session.idHash,
+      laptop.session.idHash,
+    ]);
+
+    await store.end(tablet.sessionId);
+    expect(await store.find(tablet.sessionId)).toBeNull();
+    expect(await store.endOthers(owner.userId, phone.session.idHash)).toBe(1);
+    expect(await store.find(laptop.sessionId)).toBeNull();
+    expect(await store.find(phone.sessionId)).not.toBeNull();
+    expect(await store.find(theirs.sessionId)).not.toBeNull();
   });
 
-  it('refuses sessions issued in the future and malformed values', () => {
-    const later = signSession(newWebSession('usr_1', new Date(start.getTime() + 5 * 60 * 1000)), [newKey]);
-    expect(verifySession(later, [newKey], start)).toBeNull();
-    expect(verifySession(undefined, [newKey], start)).toBeNull();
-    expect(verifySession('', [newKey], start)).toBeNull();
-    expect(verifySession('x'.repeat(5000), [newKey], start)).toBeNull();
+  it('ends the sessions of a deleted user with the user', async () => {
+    const leaving = await createHost(world);
+    const { sessionId } = await store.start(leaving.userId, origin);
+    await world.db.deleteFrom('users').where('id', '=', leaving.userId).execute();
+    expect(await store.find(sessionId)).toBeNull();
+  });
+});
+
+describe('userAgentLabel', () => {
+  it.each([
+    [
+      'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Firefox/128.0',
+      'Firefox on Windows',
+    ],
+    [
+      'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15',
+      'Safari on macOS',
+    ],
+    [
+      'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36 Edg/126.0.0.0',
+      'Edge on Windows',
+    ],
+    [
+      'Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36',
+      'Chrome on Android',
+    ],
+    [
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
+      'Safari on iOS',
+    ],
+    ['curl/8.5.0', 'Other browser'],
+    [undefined, 'Unknown browser'],
+  ])('labels %s as %s', (header, label) => {
+    expect(userAgentLabel(header)).toBe(label);
   });
 });

@@ -1,7 +1,7 @@
 import { DomainError } from '@innkeep/domain';
 import { testDatabaseKinds } from '@innkeep/domain/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLoginThrottle, loginThrottleKeys } from '../src/postgres/login-throttle.ts';
+import { createLoginThrottle, loginThrottleKeys, signInResetKeys } from '../src/postgres/login-throttle.ts';
 import { openPagesWorld, type PagesWorld } from './support/account-pages-harness.ts';
 
 const minuteMs = 60 * 1000;
@@ -27,16 +27,27 @@ describe.each(testDatabaseKinds)('login throttle on %s', (kind) => {
     await world?.close();
   });
 
-  it('builds lower-case email keys and address keys', () => {
-    expect(loginThrottleKeys({ email: '  Ana@Example.TEST ', ip: '203.0.113.9' })).toEqual([
-      'email:ana@example.test',
+  it('builds lower-case email keys and address keys; a known device has no email-wide key', () => {
+    expect(
+      loginThrottleKeys({ email: '  Ana@Example.TEST ', ip: '203.0.113.9', knownDevice: false }),
+    ).toEqual(['email:ana@example.test', 'email-ip:ana@example.test 203.0.113.9', 'ip:203.0.113.9']);
+    expect(loginThrottleKeys({ email: 'Ana@Example.TEST', ip: '203.0.113.9', knownDevice: true })).toEqual([
+      'email-ip:ana@example.test 203.0.113.9',
       'ip:203.0.113.9',
     ]);
   });
 
-  it('locks an email after 5 failures within 15 minutes, for 15 minutes', async () => {
+  it('a successful sign-in forgets the email keys, never the address key', () => {
+    const keys = loginThrottleKeys({ email: 'ana@example.test', ip: '203.0.113.9', knownDevice: false });
+    expect(signInResetKeys(keys)).toEqual([
+      'email:ana@example.test',
+      'email-ip:ana@example.test 203.0.113.9',
+    ]);
+  });
+
+  it('locks an email from one address after 5 failures within 15 minutes, for 15 minutes', async () => {
     const throttle = createLoginThrottle(world.db, world.clock);
-    const keys = ['email:lock@example.test'];
+    const keys = ['email-ip:lock@example.test 192.0.2.1'];
     for (let failure = 1; failure <= 4; failure += 1) {
       await throttle.recordFailure(keys);
       world.clock.advance(minuteMs);
@@ -46,9 +57,9 @@ describe.each(testDatabaseKinds)('login throttle on %s', (kind) => {
     const locked = await refusal(throttle.assertAllowed(keys));
     expect(locked?.code).toBe('rate_limited');
     expect(locked?.details).toEqual({ retryAfterSeconds: 900 });
-    // Another email and a list naming the locked one among others.
-    await expect(throttle.assertAllowed(['email:other@example.test'])).resolves.toBeUndefined();
-    await expect(throttle.assertAllowed(['email:other@example.test', ...keys])).rejects.toMatchObject({
+    // The same email from another address, and a list naming the locked key among others.
+    await expect(throttle.assertAllowed(['email-ip:lock@example.test 192.0.2.2'])).resolves.toBeUndefined();
+    await expect(throttle.assertAllowed(['email:lock@example.test', ...keys])).rejects.toMatchObject({
       code: 'rate_limited',
     });
 
@@ -62,6 +73,18 @@ describe.each(testDatabaseKinds)('login throttle on %s', (kind) => {
     await expect(throttle.assertAllowed(keys)).resolves.toBeUndefined();
     await throttle.recordFailure(keys);
     await expect(throttle.assertAllowed(keys)).rejects.toMatchObject({ code: 'rate_limited' });
+  });
+
+  it('locks an email from everywhere only after 20 failures', async () => {
+    const throttle = createLoginThrottle(world.db, world.clock);
+    const keys = ['email:spread@example.test'];
+    for (let failure = 1; failure <= 19; failure += 1) await throttle.recordFailure(keys);
+    await expect(throttle.assertAllowed(keys)).resolves.toBeUndefined();
+    await throttle.recordFailure(keys);
+    await expect(throttle.assertAllowed(keys)).rejects.toMatchObject({
+      code: 'rate_limited',
+      details: { retryAfterSeconds: 900 },
+    });
   });
 
   it('forgets failures older than the 15-minute window', async () => {
@@ -99,7 +122,7 @@ describe.each(testDatabaseKinds)('login throttle on %s', (kind) => {
 
   it('reset forgets only the keys it names', async () => {
     const throttle = createLoginThrottle(world.db, world.clock);
-    const keys = ['email:reset@example.test', 'ip:192.0.2.44'];
+    const keys = ['email-ip:reset@example.test 192.0.2.44', 'ip:192.0.2.44'];
     for (let failure = 1; failure <= 5; failure += 1) await throttle.recordFailure(keys);
     await expect(throttle.assertAllowed(keys.slice(0, 1))).rejects.toMatchObject({ code: 'rate_limited' });
     await throttle.reset(keys.slice(0, 1));
@@ -130,7 +153,7 @@ describe.each(testDatabaseKinds)('login throttle on %s', (kind) => {
 
   it('refuses keys of an unknown kind and accepts empty lists', async () => {
     const throttle = createLoginThrottle(world.db, world.clock);
-    await expect(throttle.recordFailure(['user:someone'])).rejects.toThrow(/email:.*ip:/);
+    await expect(throttle.recordFailure(['user:someone'])).rejects.toThrow(/email-ip:.*email:.*ip:/);
     await expect(throttle.assertAllowed([])).resolves.toBeUndefined();
     await expect(throttle.reset([])).resolves.toBeUndefined();
   });

@@ -231,6 +231,27 @@ describe.each(testDatabaseKinds)('token endpoint refusals on %s', (kind) => {
     expect(atToken.body.error).toBe('invalid_target');
   });
 
+  it('leaves the code usable, and the grant’s tokens alive, after an exchange with a wrong resource', async () => {
+    const client = await registerClient(server.origin, {
+      redirect_uris: ['https://assistant.example.com/callback'],
+    });
+    // A remembered consent: every authorization of this client continues the one grant.
+    const earlier = await issueTokens(server, owner, {
+      client,
+      consent: { decision: 'allow', remember: true },
+    });
+    const authorized = await authorizedCode(server, owner, { client });
+
+    const wrong = await exchange(authorized, { resource: 'https://evil.example/mcp' });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.error).toBe('invalid_target');
+    const retry = await exchange(authorized, { resource: `${server.baseUrl}/mcp` });
+    expect(retry.status).toBe(200);
+    expect(await verifier.verify(String(retry.body.access_token))).not.toBeNull();
+    expect(await verifier.verify(earlier.accessToken)).not.toBeNull();
+    expect((await refresh(server.origin, client.client_id, earlier.refreshToken)).status).toBe(200);
+  });
+
   it('treats …/mcp/ and …/mcp as one resource, whichever side carries the slash', async () => {
     const slashFirst = await authorizedCode(server, owner, { extra: { resource: `${server.baseUrl}/mcp/` } });
     const plainAtToken = await exchange(slashFirst, { resource: `${server.baseUrl}/mcp` });

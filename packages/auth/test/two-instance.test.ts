@@ -2,12 +2,8 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import { openDatabase } from '@innkeep/domain/postgres';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type {
-  AuthDatabase,
-  LoginThrottleTable,
-  OauthConsentsTable,
-  OidcModelTable,
-} from '../src/postgres/database.ts';
+import { withAuthTables } from '../src/postgres/auth-database.ts';
+import type { AuthDatabase } from '../src/postgres/database.ts';
 import { createAccessTokenVerifier } from '../src/resource-server/access-token-verifier.ts';
 import {
   authorizeInBrowser,
@@ -58,11 +54,7 @@ async function startLoadBalancer(
 }
 
 function authTables(pool: Awaited<ReturnType<typeof openDatabase>>): Kysely<AuthDatabase> {
-  return pool.db.withTables<{
-    oidc_model: OidcModelTable;
-    oauth_consents: OauthConsentsTable;
-    login_throttle: LoginThrottleTable;
-  }>();
+  return withAuthTables(pool.db);
 }
 
 // Two instances of one deployment behind a load balancer: separate processes in production, here two

@@ -85,6 +85,8 @@ export type { Page } from './core/paging.ts';
 export { decodeCursor, encodeCursor, pageInputShape, pageLimits, toPage } from './core/paging.ts';
 export type { Scope } from './core/scopes.ts';
 export { allScopes, isScope, scopeCatalogue } from './core/scopes.ts';
+export type { UnstorableText } from './core/storable-text.ts';
+export { findUnstorableText } from './core/storable-text.ts';
 export type { InnkeepDomain } from './domain.ts';
 export type {
   GetHelpArticleInput,

@@ -142,6 +142,20 @@ describe.each(testDatabaseKinds)('demo data on %s', (kind) => {
       expect(account.time_zone).toBe('America/Chicago');
     });
 
+    it('salts each demo user’s password hash on its own, and every one verifies with the demo password', async () => {
+      const users = await db.selectFrom('users').select(['email', 'password_hash']).execute();
+      expect(users.map((user) => user.email).sort()).toEqual(
+        [demoLogin.email, demoExtraLogins.manager, demoExtraLogins.lapsedOwner].sort(),
+      );
+      // scrypt$N$r$p$salt$key
+      const salts = users.map((user) => user.password_hash?.split('$')[4]);
+      expect(salts.every((salt) => typeof salt === 'string' && salt.length > 0)).toBe(true);
+      expect(new Set(salts).size).toBe(users.length);
+      for (const user of users) {
+        expect(await verifyPassword(demoLogin.password, user.password_hash ?? '')).toBe(true);
+      }
+    });
+
     it('has a lapsed account with a past-due subscription, its own owner and two listings', async () => {
       const subscription = await db
         .selectFrom('subscriptions')

@@ -20,10 +20,11 @@ import {
   requiredScopes,
   supportedProtocolVersions,
 } from '@innkeep/mcp-tools';
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import { bearerChallenge, bearerToken, rateLimitKey } from './bearer.ts';
 import { createOriginPolicy } from './origin.ts';
+import { sharedOrLocalRateLimitStore } from './shared-or-local-rate-limit-store.ts';
 
 /** What {@link mcpRoute} is built from. */
 export interface McpRouteOptions {
@@ -41,10 +42,14 @@ export interface McpRouteOptions {
   readonly baseUrl: string;
   /** Further browser origins allowed to call /mcp (MCP_ALLOWED_ORIGINS). */
   readonly allowedOrigins?: readonly string[] | undefined;
-  /** Counts requests across instances; without it each instance counts alone. */
+  /**
+   * Counts requests across instances; without it, and while it does not answer, each instance counts alone.
+   */
   readonly redis?: Redis | undefined;
   /** Requests allowed per access token and window; default 300 a minute. */
   readonly rateLimit?: { readonly max: number; readonly timeWindow: number } | undefined;
+  /** Told of each request refused for going over the rate limit (the metrics count them). */
+  readonly onRateLimited?: ((request: FastifyRequest) => void) | undefined;
 }
 
 /** The seed's limit: 300 requests a minute on one access token. */
@@ -98,10 +103,22 @@ export async function mcpRoute(app: FastifyInstance, options: McpRouteOptions): 
 
   await app.register(fastifyRateLimit, {
     global: false,
-    ...(options.redis === undefined ? {} : { redis: options.redis }),
-    nameSpace: 'innkeep:mcp-rate:',
-    // Serving tools while the shared counter is down beats refusing every request.
-    skipOnError: true,
+    // Serving tools while the shared counters are down beats refusing every request, and counting on each
+    // instance meanwhile beats not counting at all.
+    ...(options.redis === undefined
+      ? {}
+      : {
+          store: sharedOrLocalRateLimitStore({
+            redis: options.redis,
+            nameSpace: 'innkeep:mcp-rate:',
+            onLocal: (cause) =>
+              app.log.warn(
+                { err: cause },
+                'Redis is unreachable: /mcp rate limits count on each instance until it answers again',
+              ),
+            onShared: () => app.log.info('Redis answers again: /mcp rate limits count across instances'),
+          }),
+        }),
   });
   const countRequest = app.createRateLimit({
     max: limit.max,
@@ -221,8 +238,9 @@ export async function mcpRoute(app: FastifyInstance, options: McpRouteOptions): 
       'This server keeps no stream to listen on: send each message as a POST and read its response.',
     ),
   );
-  // No session is kept, so there is nothing to end; a client's teardown still succeeds.
-  app.delete('/mcp', async (_request, reply) => reply.code(204).send());
+  // No session is kept, so there is nothing to end; a client's teardown still succeeds, also when it
+  // labels its empty body JSON (Fastify would parse that empty body and answer 400).
+  app.delete('/mcp', { onRequest: dropEmptyBodyType }, async (_request, reply) => reply.code(204).send());
   app.options('/mcp', async (_request, reply) =>
     reply
       .code(204)
@@ -286,6 +304,14 @@ export async function mcpRoute(app: FastifyInstance, options: McpRouteOptions): 
     if (verified.role !== 'owner') {
       return unauthenticated(reply, id, subUserDescription, { description: subUserDescription });
     }
+    // From here on the request's log lines, "request completed" among them, say whose request it was.
+    const principal = {
+      accountId: verified.accountId,
+      userId: verified.userId,
+      clientId: verified.clientId,
+    };
+    request.log = request.log.child(principal);
+    reply.log = reply.log.child(principal);
     if (!verified.inGoodStanding) {
       return refuse(
         reply,
@@ -300,6 +326,7 @@ export async function mcpRoute(app: FastifyInstance, options: McpRouteOptions): 
 
     const counted = await countRequest(request);
     if (!counted.isAllowed && counted.isExceeded) {
+      options.onRateLimited?.(request);
       const seconds = Math.max(1, counted.ttlInSeconds);
       reply.header('retry-after', String(seconds));
       return refuse(
@@ -376,4 +403,12 @@ function acceptsJson(accept: string | undefined): boolean {
     .split(',')
     .map((range) => range.split(';')[0]?.trim().toLowerCase())
     .some((range) => range === 'application/json' || range === 'application/*' || range === '*/*');
+}
+
+/** Drops the `Content-Type` of a request without a body, so that Fastify parses nothing. */
+async function dropEmptyBodyType(request: FastifyRequest): Promise<void> {
+  const { headers } = request;
+  if (headers['transfer-encoding'] === undefined && (headers['content-length'] ?? '0') === '0') {
+    delete headers['content-type'];
+  }
 }

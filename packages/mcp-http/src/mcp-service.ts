@@ -6,7 +6,8 @@ import {
 } from '@innkeep/auth';
 import type { Clock } from '@innkeep/domain';
 import { createPostgresDomain, type Database } from '@innkeep/domain/postgres';
-import type { FastifyInstance } from 'fastify';
+import type { McpToolCallReport } from '@innkeep/mcp-tools';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import { mcpRoute } from './mcp-route.ts';
@@ -28,6 +29,10 @@ export interface McpServiceOptions {
    * its token in the database.
    */
   readonly authNotifications?: AuthNotifications | undefined;
+  /** Told of every finished call of a known tool, for the metrics. */
+  readonly onToolCall?: ((call: McpToolCallReport) => void) | undefined;
+  /** Told of every request refused for going over the rate limit, for the metrics. */
+  readonly onRateLimited?: ((request: FastifyRequest) => void) | undefined;
 }
 
 /**
@@ -55,11 +60,13 @@ export async function mcpService(app: FastifyInstance, options: McpServiceOption
       clock: options.clock,
       report: (reference, cause) =>
         app.log.error({ err: cause, reference }, 'An MCP request failed unexpectedly'),
+      onToolCall: options.onToolCall,
     },
     verifier,
     baseUrl: options.baseUrl,
     allowedOrigins: options.allowedOrigins,
     redis: options.redis,
     rateLimit: options.rateLimit,
+    onRateLimited: options.onRateLimited,
   });
 }

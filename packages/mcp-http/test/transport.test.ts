@@ -70,6 +70,14 @@ describe('the /mcp transport, with a real token on a listening app', () => {
     expect(response.headers.get('allow')).toBe('POST, DELETE');
   });
 
+  it('answers DELETE with 204 when the client labels its empty body JSON', async () => {
+    const response = await fetch(server.mcpUrl, {
+      method: 'DELETE',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(response.status).toBe(204);
+  });
+
   it('answers DELETE with 204, with or without a session id', async () => {
     for (const headers of [{}, { 'mcp-session-id': 'x' }, { authorization: `Bearer ${token}` }]) {
       const response = await fetch(server.mcpUrl, { method: 'DELETE', headers });

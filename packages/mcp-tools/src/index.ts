@@ -38,6 +38,7 @@ export type {
   McpDispatcher,
   McpDispatcherDeps,
   McpServerInfo,
+  McpToolCallReport,
 } from './server/dispatcher.ts';
 export { createMcpDispatcher, invalidMessageError, requiredScopes } from './server/dispatcher.ts';
 export type { JsonRpcError, JsonRpcId, JsonRpcResponse } from './server/json-rpc.ts';

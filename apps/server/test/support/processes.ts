@@ -25,6 +25,8 @@ const innkeepVariables = [
   'TRUST_PROXY',
   'LOG_LEVEL',
   'MESSAGE_RULES',
+  'METRICS_PORT',
+  'SHUTDOWN_DRAIN_MS',
 ];
 
 /**

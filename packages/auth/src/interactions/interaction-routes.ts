@@ -1,14 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
-import { allScopes, DomainError, type IdentityUseCases, type Principal } from '@innkeep/domain';
+import { allScopes, type IdentityUseCases, type Principal } from '@innkeep/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import { errors } from 'oidc-provider';
 import type { ConsentStore } from '../postgres/consents.ts';
-import { type LoginThrottle, loginThrottleKeys } from '../postgres/login-throttle.ts';
+import type { LoginThrottle } from '../postgres/login-throttle.ts';
+import type { WebSessionStore } from '../postgres/web-sessions.ts';
 import { csrfTokenForForm, formField, isTrustedFormPost } from '../web/forms.ts';
 import { securityHeaders } from '../web/security-headers.ts';
+import { createBrowserSessions } from '../web/session.ts';
+import { createSignInGuard } from '../web/sign-in-guard.ts';
+import { accountSessionReason } from './account-session-check.ts';
 import {
   consentScopes,
   renderConsentPage,
@@ -24,6 +28,8 @@ export interface InteractionRoutesOptions {
   readonly identity: Pick<IdentityUseCases, 'verifyLogin' | 'findPrincipal'>;
   readonly consents: ConsentStore;
   readonly throttle: LoginThrottle;
+  /** The account pages' sessions: one sign-in serves both. */
+  readonly webSessions: WebSessionStore;
   readonly secretKeys: readonly string[];
   readonly baseUrl: string;
 }
@@ -50,12 +56,14 @@ export async function interactionRoutes(
   app: FastifyInstance,
   options: InteractionRoutesOptions,
 ): Promise<void> {
-  const { provider, identity, consents, throttle, secretKeys } = options;
+  const { provider, identity, consents, throttle, webSessions, secretKeys } = options;
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const basePath = new URL(baseUrl).pathname.replace(/\/+$/, '');
   const secureCookies = baseUrl.startsWith('https:');
   const formOptions = { secretKeys, baseUrl };
   const csrfOptions = { secretKeys, secureCookies };
+  const sessions = createBrowserSessions(webSessions, secureCookies);
+  const guard = createSignInGuard({ throttle, secretKeys, secureCookies });
 
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody, { bodyLimit: formBodyLimit });
@@ -169,7 +177,12 @@ export async function interactionRoutes(
   app.get<{ Params: { uid: string } }>('/oauth/interaction/:uid', async (request, reply) => {
     const interaction = await interactionOf(request, reply);
     if (interaction === undefined) return sendPage(reply, 400, renderStartAgainPage());
-    if (interaction.prompt.name === 'login') return showLogin(request, reply, interaction, 200);
+    if (interaction.prompt.name === 'login') {
+      const returnTo = await continueSignedIn(request, reply, interaction);
+      return returnTo === undefined
+        ? showLogin(request, reply, interaction, 200)
+        : reply.redirect(returnTo, 303);
+    }
     if (interaction.prompt.name !== 'consent') return sendPage(reply, 400, renderStartAgainPage());
     const principal = await principalOf(interaction);
     if (principal === null) return sendPage(reply, 400, renderStartAgainPage());
@@ -188,31 +201,28 @@ export async function interactionRoutes(
         error: 'This form expired or came from another site. Please sign in again.',
       });
     }
-    const keys = loginThrottleKeys({ email, ip: request.ip });
-    try {
-      await throttle.assertAllowed(keys);
-    } catch (error) {
-      if (!(error instanceof DomainError && error.code === 'rate_limited')) throw error;
-      reply.header('retry-after', String(error.details?.retryAfterSeconds ?? 60));
-      return showLogin(request, reply, interaction, 429, { email, error: error.message });
+    const password = formField(request.body, 'password') ?? '';
+    const outcome = await guard.run(request, email, () => identity.verifyLogin({ email, password }));
+    if (outcome.kind === 'locked') {
+      reply.header('retry-after', String(outcome.retryAfterSeconds));
+      return showLogin(request, reply, interaction, 429, { email, error: outcome.message });
     }
-    const principal = await identity.verifyLogin({
-      email,
-      password: formField(request.body, 'password') ?? '',
-    });
-    if (principal === null) {
-      await throttle.recordFailure(keys);
+    if (outcome.kind === 'failed') {
       return showLogin(request, reply, interaction, 401, {
         email,
         error: 'That email and password do not match an Innkeep login.',
       });
     }
-    // Only the email key: resetting the address would let one valid login keep guessing others.
-    await throttle.reset(keys.filter((key) => key.startsWith('email:')));
+    const principal = outcome.value;
     // A team member is not signed in at all: a session would send every later attempt in this browser
     // straight back to this refusal, with no way to sign in as the owner instead.
     if (principal.role !== 'owner') return refuseSubUser(request, reply, interaction, principal);
-    const returnTo = await finish(request, reply, { login: { accountId: principal.userId, remember: true } });
+    // Signing in here signs the browser in to the account pages too: one sign-in for both.
+    const session = await sessions.signIn(request, reply, principal.userId);
+    guard.rememberDevice(reply, email);
+    const returnTo = await finish(request, reply, {
+      login: { accountId: principal.userId, remember: true, ts: epochSeconds(session.createdAt) },
+    });
     return reply.redirect(returnTo, 303);
   });
 
@@ -286,10 +296,41 @@ export async function interactionRoutes(
     return reply.redirect(returnTo, 303);
   });
 
+  /**
+   * Finishes the login step with the owner this browser is already signed in as (on the account pages or
+   * an earlier authorization) and returns where the provider continues; undefined when the form must be
+   * shown instead: nobody or a team member is signed in, or the client or the provider asked for a fresh
+   * sign-in (`prompt=login`, `max_age`, a hint naming someone else).
+   */
+  async function continueSignedIn(
+    request: UidRequest,
+    reply: FastifyReply,
+    interaction: Interaction,
+  ): Promise<string | undefined> {
+    if (!interaction.prompt.reasons.every((reason) => sessionReasons.has(reason))) return undefined;
+    const session = await sessions.current(request);
+    const principal = session === null ? null : await identity.findPrincipal(session.userId);
+    if (session === null || principal?.role !== 'owner') return undefined;
+    // The time of the real sign-in, so the provider's auth_time tells the truth about it.
+    return finish(request, reply, {
+      login: { accountId: principal.userId, remember: true, ts: epochSeconds(session.createdAt) },
+    });
+  }
+
   async function principalOf(interaction: Interaction): Promise<Principal | null> {
     const userId = interaction.session?.accountId;
     return userId === undefined ? null : identity.findPrincipal(userId);
   }
+}
+
+/**
+ * Why the provider asks for a sign-in when the browser's account session may answer it: the provider has
+ * no session of its own, or its session is not that of the account session (see `accountSessionPolicy`).
+ */
+const sessionReasons: ReadonlySet<string> = new Set(['no_session', accountSessionReason]);
+
+function epochSeconds(date: Date): number {
+  return Math.floor(date.getTime() / 1000);
 }
 
 /** `{ [resource]: scopes }` the provider wants decided, restricted to scopes Innkeep knows. */

@@ -7,5 +7,7 @@ import type { AuthDatabase } from './database.ts';
  * and the auth package's tables into one database, so one pool serves both.
  */
 export function withAuthTables(db: Kysely<DomainDatabase>): Kysely<AuthDatabase> {
-  return db.withTables<Pick<AuthDatabase, 'oidc_model' | 'oauth_consents' | 'login_throttle'>>();
+  return db.withTables<
+    Pick<AuthDatabase, 'oidc_model' | 'oauth_consents' | 'login_throttle' | 'web_sessions'>
+  >();
 }

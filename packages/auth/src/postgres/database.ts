@@ -34,11 +34,24 @@ export interface LoginThrottleTable {
   locked_until: Date | null;
 }
 
+/** One signed-in browser; `id_hash` is SHA-256 of the random id its cookie carries. */
+export interface WebSessionsTable {
+  id_hash: string;
+  user_id: string;
+  created_at: Date;
+  last_seen_at: Date;
+  expires_at: Date;
+  /** A short label such as "Firefox on Windows", never the raw header. */
+  user_agent: string;
+  ip_address: string;
+}
+
 /** The domain's tables plus the authorization server's. */
 export interface AuthDatabase extends DomainDatabase {
   oidc_model: OidcModelTable;
   oauth_consents: OauthConsentsTable;
   login_throttle: LoginThrottleTable;
+  web_sessions: WebSessionsTable;
 }
 
 /** A connection or an open transaction over {@link AuthDatabase}. */

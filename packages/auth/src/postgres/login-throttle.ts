@@ -12,11 +12,19 @@ export interface ThrottleRule {
 const fifteenMinutesMs = 15 * 60 * 1000;
 
 /**
- * Sign-in throttling policy by key kind. An email is locked after 5 failures (guessing one person's
- * password); an address only after 50, since an office or a carrier NAT puts many people behind one.
+ * Sign-in throttling policy by key kind:
+ *
+ * - `emailAddress` (one email from one address): 5 failures lock that pair, which stops guessing one
+ *   person's password from one place without keeping the person out from anywhere else.
+ * - `email` (one email from browsers it never signed in on): 20 failures lock it, which stops guessing
+ *   spread over many addresses. Browsers that signed in to the email before carry a known-device cookie
+ *   and skip this key, so even this lock cannot keep the owner out of their own browsers. One address can
+ *   add at most 5 failures to it per window (its pair locks first), so locking it takes several addresses.
+ * - `ip` (one address, any email): 50, since an office or a carrier NAT puts many people behind one.
  */
-export const loginThrottlePolicy: Readonly<Record<'email' | 'ip', ThrottleRule>> = {
-  email: { maxFailures: 5, windowMs: fifteenMinutesMs, lockMs: fifteenMinutesMs },
+export const loginThrottlePolicy: Readonly<Record<'emailAddress' | 'email' | 'ip', ThrottleRule>> = {
+  emailAddress: { maxFailures: 5, windowMs: fifteenMinutesMs, lockMs: fifteenMinutesMs },
+  email: { maxFailures: 20, windowMs: fifteenMinutesMs, lockMs: fifteenMinutesMs },
   ip: { maxFailures: 50, windowMs: fifteenMinutesMs, lockMs: fifteenMinutesMs },
 };
 
@@ -30,21 +38,33 @@ export interface LoginThrottle {
   /** Counts one failed sign-in against each key, locking those that reach their limit. */
   recordFailure(keys: readonly string[]): Promise<void>;
   /**
-   * Forgets the failures of `keys`. After a successful sign-in reset only the email key: resetting the
-   * address would let anyone with one valid account keep guessing other people's passwords from it.
+   * Forgets the failures of `keys`. After a successful sign-in reset only the email keys
+   * ({@link signInResetKeys}): resetting the address would let anyone with one valid account keep
+   * guessing other people's passwords from it.
    */
   reset(keys: readonly string[]): Promise<void>;
 }
 
-/** The throttle keys of a sign-in attempt: `email:<lower-case email>` and `ip:<address>`. */
-export function loginThrottleKeys(attempt: { email: string; ip: string }): string[] {
-  return [`email:${attempt.email.trim().toLowerCase()}`, `ip:${attempt.ip}`];
+/**
+ * The throttle keys of a sign-in attempt: `email-ip:<lower-case email> <address>`, `ip:<address>` and,
+ * unless the browser is a known device of that email, `email:<lower-case email>`.
+ */
+export function loginThrottleKeys(attempt: { email: string; ip: string; knownDevice: boolean }): string[] {
+  const email = attempt.email.trim().toLowerCase();
+  const keys = [`email-ip:${email} ${attempt.ip}`, `ip:${attempt.ip}`];
+  return attempt.knownDevice ? keys : [`email:${email}`, ...keys];
+}
+
+/** The keys of {@link loginThrottleKeys} a successful sign-in forgets: all but the address's own. */
+export function signInResetKeys(keys: readonly string[]): string[] {
+  return keys.filter((key) => !key.startsWith('ip:'));
 }
 
 function ruleFor(key: string): ThrottleRule {
+  if (key.startsWith('email-ip:')) return loginThrottlePolicy.emailAddress;
   if (key.startsWith('email:')) return loginThrottlePolicy.email;
   if (key.startsWith('ip:')) return loginThrottlePolicy.ip;
-  throw new Error(`Login throttle keys start with "email:" or "ip:"; got "${key.slice(0, 40)}"`);
+  throw new Error(`Login throttle keys start with "email-ip:", "email:" or "ip:"; got "${key.slice(0, 40)}"`);
 }
 
 /** The login throttle over the `login_throttle` table; `clock` decides what "now" is. */

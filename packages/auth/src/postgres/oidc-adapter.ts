@@ -1,6 +1,7 @@
 import type { Clock } from '@innkeep/domain';
 import { type Kysely, sql } from 'kysely';
 import type { Adapter, AdapterFactory, AdapterPayload } from 'oidc-provider';
+import { type ClientSecretSeal, createClientSecretSeal } from './client-secret-seal.ts';
 import { forgetConsentsForGrant } from './consents.ts';
 import type { AuthDatabase } from './database.ts';
 import { tokenDigest } from './token-hash.ts';
@@ -28,7 +29,12 @@ export interface OidcAdapterOptions {
    * instead of revoking the whole grant. Reuse after it is treated as theft.
    */
   readonly refreshTokenGraceSeconds: number;
+  /** SECRET_KEYS: confidential clients' secrets are stored sealed with the first, and open with any. */
+  readonly secretKeys: readonly string[];
 }
+
+// Where a Client row keeps its sealed secret; `client_secret` itself is never stored.
+const sealedSecretField = 'sealed_client_secret';
 
 /**
  * oidc-provider's storage, one `oidc_model` row per object, shared by every instance. The provider builds
@@ -38,9 +44,12 @@ export interface OidcAdapterOptions {
  * - `grant_id`, `account_id` and `client_id` are copied out of the payload so that revocation, the
  *   access-token check and the "connected apps" page can find rows by them.
  * - Rows past `expires_at` are invisible, whatever the payload says.
+ * - A Client's `client_secret` is stored sealed (see {@link createClientSecretSeal}); a row from before
+ *   sealing, or sealed with a key other than the first, is sealed again with the first when read.
  */
 export function createOidcAdapter(options: OidcAdapterOptions): AdapterFactory {
-  return (model) => new PostgresOidcAdapter(model, options);
+  const seal = createClientSecretSeal(options.secretKeys);
+  return (model) => new PostgresOidcAdapter(model, options, seal);
 }
 
 class PostgresOidcAdapter implements Adapter {
@@ -49,13 +58,15 @@ class PostgresOidcAdapter implements Adapter {
   readonly #clock: Clock;
   readonly #graceMs: number;
   readonly #hashed: boolean;
+  readonly #seal: ClientSecretSeal;
 
-  constructor(model: string, options: OidcAdapterOptions) {
+  constructor(model: string, options: OidcAdapterOptions, seal: ClientSecretSeal) {
     this.#model = model;
     this.#db = options.db;
     this.#clock = options.clock;
     this.#graceMs = options.refreshTokenGraceSeconds * 1000;
     this.#hashed = tokenModels.has(model);
+    this.#seal = seal;
   }
 
   #key(id: string): string {
@@ -64,7 +75,7 @@ class PostgresOidcAdapter implements Adapter {
 
   async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
     const { jti: _value, ...withoutValue } = payload;
-    const stored = this.#hashed ? withoutValue : payload;
+    const stored = this.#hashed ? withoutValue : await this.#sealedSecret(id, payload);
     const expiresAt =
       expiresIn === undefined ? null : new Date(this.#clock.now().getTime() + expiresIn * 1000);
     const columns = {
@@ -90,9 +101,44 @@ class PostgresOidcAdapter implements Adapter {
       .where('id', '=', this.#key(id))
       .executeTakeFirst();
     if (row === undefined) return undefined;
-    const payload: AdapterPayload = this.#hashed ? { ...row.payload, jti: id } : { ...row.payload };
+    const payload: AdapterPayload = this.#hashed
+      ? { ...row.payload, jti: id }
+      : await this.#openedSecret(id, row.payload);
     if (row.consumed_at !== null && !this.#insideRefreshGrace(row.consumed_at)) payload.consumed = true;
     return payload;
+  }
+
+  /** `payload` as stored: a Client's secret sealed in place of the plain value. */
+  async #sealedSecret(id: string, payload: AdapterPayload): Promise<AdapterPayload> {
+    if (this.#model !== 'Client' || typeof payload.client_secret !== 'string') return payload;
+    const { client_secret: secret, ...rest } = payload;
+    return { ...rest, [sealedSecretField]: await this.#seal.seal(id, secret) };
+  }
+
+  /** A stored Client payload with its secret opened; resealed with the first key when it needs to be. */
+  async #openedSecret(id: string, stored: AdapterPayload): Promise<AdapterPayload> {
+    if (this.#model !== 'Client') return { ...stored };
+    const { [sealedSecretField]: sealed, ...payload } = stored;
+    if (typeof sealed === 'string') {
+      const opened = await this.#seal.open(id, sealed);
+      payload.client_secret = opened.secret;
+      if (opened.sealedWithOlderKey) await this.#reseal(id, stored, payload);
+    } else if (typeof payload.client_secret === 'string') {
+      // Stored in plain text before secrets were sealed.
+      await this.#reseal(id, stored, payload);
+    }
+    return payload;
+  }
+
+  // Only the row as it was read is replaced, so a registration update in between is never overwritten.
+  async #reseal(id: string, stored: AdapterPayload, payload: AdapterPayload): Promise<void> {
+    await this.#db
+      .updateTable('oidc_model')
+      .set({ payload: JSON.stringify(await this.#sealedSecret(id, payload)) })
+      .where('model', '=', this.#model)
+      .where('id', '=', id)
+      .where(sql<boolean>`payload = ${JSON.stringify(stored)}::jsonb`)
+      .execute();
   }
 
   async findByUid(uid: string): Promise<AdapterPayload | undefined> {

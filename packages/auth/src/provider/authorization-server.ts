@@ -1,14 +1,17 @@
 import { IncomingMessage } from 'node:http';
 import fastifyRateLimit from '@fastify/rate-limit';
-import type { Clock, IdentityUseCases } from '@innkeep/domain';
+import { type Clock, findUnstorableText, type IdentityUseCases } from '@innkeep/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
+import { accountSessionPolicy } from '../interactions/account-session-check.ts';
 import { interactionRoutes } from '../interactions/interaction-routes.ts';
 import { createConsentStore } from '../postgres/consents.ts';
 import type { AuthDatabase } from '../postgres/database.ts';
 import { createLoginThrottle } from '../postgres/login-throttle.ts';
+import { createWebSessionStore } from '../postgres/web-sessions.ts';
 import { checkClientRegistration, maxRegistrationBodyBytes } from './client-registration.ts';
+import { codeResourceRefusal } from './code-resource-check.ts';
 import { createOidcProvider, defaultRefreshTokenGraceSeconds } from './oidc-provider.ts';
 import { protectedResourceMetadata } from './protected-resource.ts';
 import { authorizationScope, canonicalResource } from './resource.ts';
@@ -72,6 +75,7 @@ export async function authorizationServer(
   const basePath = base.pathname.replace(/\/+$/, '');
   const trustProxy = options.trustProxy ?? false;
   const consents = createConsentStore(options.db, options.clock);
+  const webSessions = createWebSessionStore(options.db, options.clock);
   const provider = createOidcProvider({
     db: options.db,
     baseUrl,
@@ -81,6 +85,7 @@ export async function authorizationServer(
     consents,
     clock: options.clock,
     refreshTokenGraceSeconds: options.refreshTokenGraceSeconds ?? defaultRefreshTokenGraceSeconds,
+    interactionPolicy: accountSessionPolicy(webSessions),
   });
   // Hijacked routes skip Fastify's response logging, so the provider's own failures are logged here.
   provider.on('server_error', (_ctx, error) => {
@@ -141,7 +146,15 @@ export async function authorizationServer(
       const body = await readBody(request.raw, maxTokenBodyBytes);
       if (body === undefined)
         return sendOauthError(reply, 413, 'invalid_request', 'The request body is too large.');
-      handOff(request, reply, Buffer.from(canonicalTokenBody(body.toString('utf8'))));
+      const canonical = canonicalTokenBody(body.toString('utf8'));
+      const params = new URLSearchParams(canonical);
+      const unstorable = findUnstorableText(Object.fromEntries(params));
+      if (unstorable !== undefined) {
+        return sendOauthError(reply, 400, 'invalid_request', unstorableParameter(unstorable.path));
+      }
+      const wrongResource = await codeResourceRefusal(provider, params);
+      if (wrongResource !== undefined) return sendOauthError(reply, 400, 'invalid_target', wrongResource);
+      handOff(request, reply, Buffer.from(canonical));
     });
 
     // Only refusals made before the hand-off arrive here (the rate limit); the provider answers the rest.
@@ -198,6 +211,10 @@ export async function authorizationServer(
         }
         const check = checkClientRegistration(parsed);
         if (!check.ok) return sendOauthError(reply, 400, check.error, check.description);
+        const unstorable = findUnstorableText(check.metadata);
+        if (unstorable !== undefined) {
+          return sendOauthError(reply, 400, 'invalid_client_metadata', unstorableParameter(unstorable.path));
+        }
         reply.raw.setHeader('access-control-allow-origin', '*');
         handOff(request, reply, Buffer.from(JSON.stringify(check.metadata)));
       },
@@ -207,7 +224,17 @@ export async function authorizationServer(
     const passThrough = async (request: FastifyRequest, reply: FastifyReply) => handOff(request, reply);
     oauth.get('/oauth/authorize/:uid', passThrough);
     oauth.options('/oauth/token', passThrough);
-    oauth.route({ method: ['POST', 'OPTIONS'], url: '/oauth/token/revoke', handler: passThrough });
+    oauth.options('/oauth/token/revoke', passThrough);
+    oauth.post('/oauth/token/revoke', async (request, reply) => {
+      const body = await readBody(request.raw, maxTokenBodyBytes);
+      if (body === undefined)
+        return sendOauthError(reply, 413, 'invalid_request', 'The request body is too large.');
+      const unstorable = findUnstorableText(Object.fromEntries(new URLSearchParams(body.toString('utf8'))));
+      if (unstorable !== undefined) {
+        return sendOauthError(reply, 400, 'invalid_request', unstorableParameter(unstorable.path));
+      }
+      handOff(request, reply, body);
+    });
     for (const url of [
       '/oauth/jwks',
       '/.well-known/oauth-authorization-server',
@@ -222,9 +249,15 @@ export async function authorizationServer(
     identity: options.identity,
     consents,
     throttle: createLoginThrottle(options.db, options.clock),
+    webSessions,
     secretKeys: options.secretKeys,
     baseUrl,
   });
+}
+
+/** Why a parameter holding U+0000 is refused: PostgreSQL, where the provider keeps its state, cannot store it. */
+function unstorableParameter(path: string): string {
+  return `The parameter ${path} must not contain the NUL character (U+0000).`;
 }
 
 /** A refusal in OAuth's error format (RFC 6749 §5.2) raised by our own code in front of the provider. */

@@ -1,3 +1,5 @@
+import { allScopes } from '@innkeep/domain';
+
 /** The most redirect URIs one client may register; real clients use one to three. */
 export const maxRedirectUris = 10;
 /** The longest URL accepted in client metadata. */
@@ -34,6 +36,22 @@ const forbiddenSchemes: ReadonlySet<string> = new Set([
 const fetchedMetadata = ['sector_identifier_uri', 'jwks_uri', 'request_uris'] as const;
 const webPageMetadata = ['client_uri', 'logo_uri', 'tos_uri', 'policy_uri'] as const;
 
+/**
+ * The client metadata field that keeps a client's registered `scope` (the Innkeep scopes it named, Host
+ * Tools names translated). oidc-provider checks `scope` itself against its static scopes only, which hold
+ * none of Innkeep's, so the value lives under this name; the provider bounds what the client may be
+ * granted by it (see createOidcProvider).
+ */
+export const registeredScopeField = 'registered_scope';
+
+// Host Tools clients ask for some scopes by their Host Tools names (PRODUCT.md, Bearer tokens).
+const hostToolsScopeNames: Readonly<Record<string, string>> = {
+  'messaging:read': 'messages:read',
+  'messaging:write': 'messages:write',
+  'webhooks:read': 'webhooks:manage',
+  'webhooks:write': 'webhooks:manage',
+};
+
 /** A registration the provider may process, or the RFC 7591 error to answer with. */
 export type RegistrationCheck =
   | { readonly ok: true; readonly metadata: Record<string, unknown> }
@@ -48,10 +66,11 @@ export type RegistrationCheck =
  *
  * Refuses what the provider would accept but should not: dangerous or non-loopback `http:` redirect URIs,
  * too many or absurdly long values. Then it fills the gaps MCP clients leave:
- * - custom-scheme redirects (`cursor://…`) make the client `native`, the only type that allows them;
+ * - custom-scheme and loopback `http:` redirects make the client `native`: the only type that allows
+ *   custom schemes, and the one oidc-provider matches loopback redirects for on any port (RFC 8252 §7.3);
  * - a missing `token_endpoint_auth_method` means a public client (`none`), which gets no secret;
- * - `scope` is dropped: the provider checks it against its static scopes only, and the scopes a client
- *   may get are decided at consent anyway.
+ * - the Innkeep scopes named in `scope` move to {@link registeredScopeField} (the provider would refuse
+ *   them under `scope`), where they bound what the client may ask for; other names are dropped.
  */
 export function checkClientRegistration(body: unknown): RegistrationCheck {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
@@ -70,12 +89,23 @@ export function checkClientRegistration(body: unknown): RegistrationCheck {
   if (problem !== undefined) return metadataError(problem);
 
   for (const field of fetchedMetadata) delete metadata[field];
+  const registeredScope = innkeepScopes(metadata.scope);
   delete metadata.scope;
-  if (metadata.application_type === undefined && redirectUris.some((uri) => !/^https?:/i.test(uri))) {
+  delete metadata[registeredScopeField];
+  if (registeredScope.length > 0) metadata[registeredScopeField] = registeredScope.join(' ');
+  // Every non-https redirect is a custom scheme or loopback http (others were refused above).
+  if (metadata.application_type === undefined && redirectUris.some((uri) => !/^https:/i.test(uri))) {
     metadata.application_type = 'native';
   }
   metadata.token_endpoint_auth_method ??= 'none';
   return { ok: true, metadata };
+}
+
+/** The Innkeep scopes a registered `scope` names, Host Tools names translated, in catalogue order. */
+function innkeepScopes(scope: unknown): readonly string[] {
+  if (typeof scope !== 'string') return [];
+  const named = new Set(scope.split(' ').map((name) => hostToolsScopeNames[name] ?? name));
+  return allScopes.filter((name) => named.has(name));
 }
 
 function checkRedirectUris(value: unknown): string | undefined {

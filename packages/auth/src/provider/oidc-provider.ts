@@ -1,6 +1,7 @@
-import { allScopes, type Clock, type IdentityUseCases } from '@innkeep/domain';
+import { allScopes, type Clock, type IdentityUseCases, isScope } from '@innkeep/domain';
 import type { Kysely } from 'kysely';
 import Provider, {
+  type Client,
   type Configuration,
   errors,
   interactionPolicy,
@@ -10,6 +11,7 @@ import { renderProviderErrorPage } from '../interactions/pages.ts';
 import type { ConsentStore } from '../postgres/consents.ts';
 import type { AuthDatabase } from '../postgres/database.ts';
 import { createOidcAdapter } from '../postgres/oidc-adapter.ts';
+import { registeredScopeField } from './client-registration.ts';
 import { canonicalResource, mcpResourceUrl, openIdScopes } from './resource.ts';
 import type { SigningKey } from './signing-keys.ts';
 
@@ -41,6 +43,8 @@ export interface OidcProviderOptions {
   readonly consents: ConsentStore;
   readonly clock: Clock;
   readonly refreshTokenGraceSeconds: number;
+  /** When the sign-in and consent pages are shown; oidc-provider's base policy unless given. */
+  readonly interactionPolicy?: interactionPolicy.DefaultPolicy | undefined;
 }
 
 /**
@@ -52,13 +56,13 @@ export interface OidcProviderOptions {
 export function createOidcProvider(options: OidcProviderOptions): Provider {
   const resource = mcpResourceUrl(options.baseUrl);
   const basePath = new URL(options.baseUrl).pathname.replace(/\/+$/, '');
-  const resourceScope = allScopes.join(' ');
 
   const configuration: Configuration = {
     adapter: createOidcAdapter({
       db: options.db,
       clock: options.clock,
       refreshTokenGraceSeconds: options.refreshTokenGraceSeconds,
+      secretKeys: options.secretKeys,
     }),
     jwks: { keys: options.signingKeys.map((key) => ({ ...key })) },
     cookies: {
@@ -92,7 +96,7 @@ export function createOidcProvider(options: OidcProviderOptions): Provider {
     },
     interactions: {
       url: (_ctx, interaction) => `${basePath}/oauth/interaction/${interaction.uid}`,
-      policy: interactionPolicy.base(),
+      policy: options.interactionPolicy ?? interactionPolicy.base(),
     },
     features: {
       // On by default and accepts any password: never in Innkeep.
@@ -113,18 +117,30 @@ export function createOidcProvider(options: OidcProviderOptions): Provider {
         // Clients that send no `resource` still get a token for the tool server instead of a bare error.
         defaultResource: (_ctx, _client, oneOf) => (oneOf ? (oneOf[0] ?? resource) : resource),
         useGrantedResource: () => true,
-        getResourceServerInfo(ctx, indicator) {
+        getResourceServerInfo(ctx, indicator, client) {
           if (canonicalResource(indicator) !== resource) {
             throw new errors.InvalidTarget(`This server issues tokens only for the resource ${resource}.`);
           }
-          assertSomeKnownScope(ctx);
+          // A client that registered `scope` can ask for, and be granted, no more than that; without a
+          // `scope` parameter it asks for exactly that (PRODUCT.md, Bearer tokens).
+          const allowed = registeredScopes(client) ?? allScopes;
+          assertSomeAllowedScope(ctx, allowed);
           return {
-            scope: resourceScope,
+            scope: allowed.join(' '),
             audience: resource,
             accessTokenFormat: 'opaque',
             accessTokenTTL: tokenLifetimes.accessToken,
           };
         },
+      },
+    },
+    extraClientMetadata: {
+      properties: [registeredScopeField],
+      validator(_ctx, key, value) {
+        if (key !== registeredScopeField || value === undefined) return;
+        if (typeof value !== 'string' || !value.split(' ').every((name) => isScope(name))) {
+          throw new errors.InvalidClientMetadata(`${registeredScopeField} must name Innkeep scopes only`);
+        }
       },
     },
     pkce: { required: () => true },
@@ -190,20 +206,27 @@ const providerPageHeaders: Readonly<Record<string, string>> = {
 };
 
 /**
- * A request naming only scopes nobody here knows would end in a bare `access_denied` after the person
- * signed in. Saying `invalid_scope` at once tells the client what went wrong.
+ * A request naming only scopes this client may not have (unknown here, or outside its registered
+ * `scope`) would end in a bare `access_denied` after the person signed in. Saying `invalid_scope` at
+ * once tells the client what went wrong.
  */
-function assertSomeKnownScope(ctx: KoaContextWithOIDC): void {
+function assertSomeAllowedScope(ctx: KoaContextWithOIDC, allowed: readonly string[]): void {
   if (ctx.oidc.route !== 'authorization') return;
   const requested = [...ctx.oidc.requestParamScopes];
   if (requested.length === 0) return;
-  const known = new Set<string>([...openIdScopes, ...allScopes]);
-  if (!requested.some((scope) => known.has(scope))) {
+  const permitted = new Set<string>([...openIdScopes, ...allowed]);
+  if (!requested.some((scope) => permitted.has(scope))) {
     throw new errors.InvalidScope(
-      `None of the requested scopes exists here. Ask for some of: ${allScopes.join(' ')}.`,
+      `None of the requested scopes is available to this client. Ask for some of: ${allowed.join(' ')}.`,
       requested.join(' '),
     );
   }
+}
+
+/** The scopes `client` registered, or undefined when it registered none (it may then ask for any). */
+function registeredScopes(client: Client): readonly string[] | undefined {
+  const registered = client.metadata()[registeredScopeField];
+  return typeof registered === 'string' ? registered.split(' ') : undefined;
 }
 
 /**

@@ -7,35 +7,38 @@ import {
   DomainError,
   errorCatalogue,
   type IdentityUseCases,
+  type IssuedAuthToken,
   type Principal,
+  passwordSchema,
 } from '@innkeep/domain';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { disconnectApp, listConnectedApps } from '../postgres/connected-apps.ts';
 import type { AuthDatabase } from '../postgres/database.ts';
-import { createLoginThrottle, loginThrottleKeys } from '../postgres/login-throttle.ts';
+import { createLoginThrottle } from '../postgres/login-throttle.ts';
+import {
+  endOtherProviderSessions,
+  endProviderSession,
+  providerSessionCookieName,
+} from '../postgres/provider-sessions.ts';
+import { createWebSessionStore, type WebSession } from '../postgres/web-sessions.ts';
 import {
   renderConnectedAppsPage,
   renderMessagePage,
   renderSettingsPage,
   renderSignInPage,
 } from './account-views.ts';
-import { cookieAttributes, csrfTokenForForm, formField, isTrustedFormPost, safeNextPath } from './forms.ts';
+import { csrfTokenForForm, formField, isTrustedFormPost, safeNextPath } from './forms.ts';
 import { securityHeaders } from './security-headers.ts';
-import {
-  newWebSession,
-  sessionCookieName,
-  sessionLifetimeMs,
-  signSession,
-  verifySession,
-} from './session.ts';
+import { createBrowserSessions, sessionCookieName } from './session.ts';
+import { createSignInGuard } from './sign-in-guard.ts';
 import { innkeepStylesheet } from './stylesheet.ts';
 
 /** What the account pages are built from. */
 export interface AccountPagesOptions {
   readonly db: Kysely<AuthDatabase>;
   readonly identity: IdentityUseCases;
-  /** Session and CSRF keys, each at least 32 characters: the first signs, all verify (rotate by prepending). */
+  /** CSRF and known-device keys, each at least 32 characters: the first signs, all verify (rotate by prepending). */
   readonly secretKeys: readonly string[];
   /** The public URL of the service, e.g. `https://innkeep.example`; form posts must come from its origin. */
   readonly baseUrl: string;
@@ -48,6 +51,10 @@ const defaultNext = '/settings';
 // Sign-in and settings forms are a few hundred bytes; a bigger body is not one of ours.
 const formBodyLimit = 16 * 1024;
 const grantIdPattern = /^[A-Za-z0-9_-]{1,128}$/;
+const settingsNotices: Readonly<Record<string, string>> = {
+  others_signed_out: 'Every other browser is signed out.',
+  password_changed: 'Your password is changed, and every other browser is signed out.',
+};
 const htmlType = 'text/html; charset=utf-8';
 
 function sendPage(reply: FastifyReply, status: number, page: string): FastifyReply {
@@ -61,7 +68,8 @@ async function registerAccountPages(app: FastifyInstance, options: AccountPagesO
   }
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const secureCookies = options.secureCookies ?? baseUrl.startsWith('https:');
-  const throttle = createLoginThrottle(db, clock);
+  const sessions = createBrowserSessions(createWebSessionStore(db, clock), secureCookies);
+  const guard = createSignInGuard({ throttle: createLoginThrottle(db, clock), secretKeys, secureCookies });
   const formOptions = { secretKeys, baseUrl };
   const csrfOptions = { secretKeys, secureCookies };
 
@@ -70,14 +78,51 @@ async function registerAccountPages(app: FastifyInstance, options: AccountPagesO
   if (!app.hasContentTypeParser('application/x-www-form-urlencoded')) await app.register(fastifyFormbody);
   await app.register(securityHeaders);
 
-  /** The signed-in principal, re-read on every request so a deleted user is signed out at once. */
-  async function signedIn(request: FastifyRequest, reply: FastifyReply): Promise<Principal | null> {
-    const cookie = request.cookies[sessionCookieName];
-    if (cookie === undefined) return null;
-    const session = verifySession(cookie, secretKeys, clock.now());
+  /**
+   * The signed-in principal and its session, re-read on every request so that a session ended on any
+   * instance, or a deleted user, is signed out at once.
+   */
+  async function signedIn(
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<{ principal: Principal; session: WebSession } | null> {
+    if (request.cookies[sessionCookieName] === undefined) return null;
+    const session = await sessions.current(request);
     const principal = session === null ? null : await identity.findPrincipal(session.userId);
-    if (principal === null) reply.clearCookie(sessionCookieName, cookieAttributes(secureCookies));
-    return principal;
+    if (session === null || principal === null) {
+      sessions.clearCookie(reply);
+      return null;
+    }
+    return { principal, session };
+  }
+
+  /**
+   * Ends the browser's session at the authorization server as well, so the next authorization cannot
+   * carry on under whoever was signed in there before.
+   */
+  async function endBrowserProviderSession(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    await endProviderSession(db, request.cookies[providerSessionCookieName]);
+    for (const name of [providerSessionCookieName, `${providerSessionCookieName}.sig`]) {
+      if (request.cookies[name] !== undefined) reply.clearCookie(name, { path: '/' });
+    }
+  }
+
+  async function renderSettings(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    signedInAs: { principal: Principal; session: WebSession },
+    extra: { issued?: IssuedAuthToken; notice?: string | undefined; passwordError?: string } = {},
+  ): Promise<string> {
+    const { principal, session } = signedInAs;
+    const profile = await identity.getUser(actorFromPrincipal(principal, 'web', null));
+    return renderSettingsPage({
+      profile,
+      baseUrl,
+      sessions: await sessions.store.listForUser(principal.userId),
+      currentIdHash: session.idHash,
+      csrfToken: csrfTokenForForm(request, reply, csrfOptions),
+      ...extra,
+    });
   }
 
   function toSignIn(reply: FastifyReply, next: string): FastifyReply {
@@ -174,70 +219,103 @@ async function registerAccountPages(app: FastifyInstance, options: AccountPagesO
       );
     if (email === '' || password === '') return retry(400, 'Enter your email and your password.');
 
-    const keys = loginThrottleKeys({ email, ip: request.ip });
-    try {
-      await throttle.assertAllowed(keys);
-    } catch (error) {
-      if (!(error instanceof DomainError) || error.code !== 'rate_limited') throw error;
-      reply.header('retry-after', String(error.details?.retryAfterSeconds ?? 900));
-      return retry(429, error.message);
+    const outcome = await guard.run(request, email, () => identity.verifyLogin({ email, password }));
+    if (outcome.kind === 'locked') {
+      reply.header('retry-after', String(outcome.retryAfterSeconds));
+      return retry(429, outcome.message);
     }
-    const principal = await identity.verifyLogin({ email, password });
-    if (principal === null) {
-      await throttle.recordFailure(keys);
-      // One message for an unknown email and a wrong password, so the form reveals no accounts.
-      return retry(401, 'The email or password is wrong.');
-    }
-    // Only the email's count: clearing the address's would let a valid account reset a password sprayer.
-    await throttle.reset(keys.slice(0, 1));
-    const session = signSession(newWebSession(principal.userId, clock.now()), secretKeys);
-    reply.setCookie(sessionCookieName, session, {
-      ...cookieAttributes(secureCookies),
-      maxAge: sessionLifetimeMs / 1000,
-    });
+    // One message for an unknown email and a wrong password, so the form reveals no accounts.
+    if (outcome.kind === 'failed') return retry(401, 'The email or password is wrong.');
+    await endBrowserProviderSession(request, reply);
+    await sessions.signIn(request, reply, outcome.value.userId);
+    guard.rememberDevice(reply, email);
     return reply.redirect(next, 303);
   });
 
   app.post('/logout', { bodyLimit: formBodyLimit }, async (request, reply) => {
     if (!isTrustedFormPost(request, formOptions)) return refuseForm(reply);
-    reply.clearCookie(sessionCookieName, cookieAttributes(secureCookies));
+    await endBrowserProviderSession(request, reply);
+    await sessions.signOut(request, reply);
     return reply.redirect('/login?signed_out=1', 303);
   });
 
   app.get('/settings', async (request, reply) => {
-    const principal = await signedIn(request, reply);
-    if (principal === null) return toSignIn(reply, request.url);
-    const profile = await identity.getUser(actorFromPrincipal(principal, 'web', null));
-    return sendPage(
-      reply,
-      200,
-      renderSettingsPage({ profile, baseUrl, csrfToken: csrfTokenForForm(request, reply, csrfOptions) }),
-    );
+    const signedInAs = await signedIn(request, reply);
+    if (signedInAs === null) return toSignIn(reply, request.url);
+    const noticeKey = formField(request.query, 'done') ?? '';
+    const page = await renderSettings(request, reply, signedInAs, { notice: settingsNotices[noticeKey] });
+    return sendPage(reply, 200, page);
+  });
+
+  app.post('/settings/sessions/sign-out-others', { bodyLimit: formBodyLimit }, async (request, reply) => {
+    if (!isTrustedFormPost(request, formOptions)) return refuseForm(reply);
+    const signedInAs = await signedIn(request, reply);
+    if (signedInAs === null) return toSignIn(reply, '/settings');
+    await signOutOtherBrowsers(request, signedInAs);
+    return reply.redirect('/settings?done=others_signed_out#sessions', 303);
+  });
+
+  /** Ends every session of the user but this browser's, here and at the authorization server. */
+  async function signOutOtherBrowsers(
+    request: FastifyRequest,
+    { principal, session }: { principal: Principal; session: WebSession },
+  ): Promise<void> {
+    await sessions.store.endOthers(principal.userId, session.idHash);
+    await endOtherProviderSessions(db, principal.userId, request.cookies[providerSessionCookieName]);
+  }
+
+  app.post('/settings/password', { bodyLimit: formBodyLimit }, async (request, reply) => {
+    if (!isTrustedFormPost(request, formOptions)) return refuseForm(reply);
+    const signedInAs = await signedIn(request, reply);
+    if (signedInAs === null) return toSignIn(reply, '/settings');
+    const { principal } = signedInAs;
+    const currentPassword = formField(request.body, 'current_password') ?? '';
+    const newPassword = formField(request.body, 'new_password') ?? '';
+    const again = async (status: number, passwordError: string) =>
+      sendPage(reply, status, await renderSettings(request, reply, signedInAs, { passwordError }));
+
+    if (currentPassword === '') return again(400, 'Enter your current password.');
+    const rule = passwordSchema.safeParse(newPassword);
+    if (!rule.success) return again(400, rule.error.issues[0]?.message ?? 'Choose another new password.');
+    if (newPassword !== formField(request.body, 'confirm_password')) {
+      return again(400, 'The two new passwords differ. Type the same new password twice.');
+    }
+    if (newPassword === currentPassword)
+      return again(400, 'The new password must differ from the current one.');
+    const actor = actorFromPrincipal(principal, 'web', null);
+    // The current password is guessed like a sign-in: a browser left signed in must not become a way
+    // around the sign-in throttle.
+    const outcome = await guard.run(request, principal.email, async () => {
+      try {
+        await identity.changePassword(actor, { currentPassword, newPassword });
+        return true;
+      } catch (error) {
+        if (error instanceof DomainError && error.code === 'permission_denied') return null;
+        throw error;
+      }
+    });
+    if (outcome.kind === 'locked') {
+      reply.header('retry-after', String(outcome.retryAfterSeconds));
+      return again(429, outcome.message);
+    }
+    if (outcome.kind === 'failed')
+      return again(403, 'The current password is not correct; nothing was changed.');
+    await signOutOtherBrowsers(request, signedInAs);
+    return reply.redirect('/settings?done=password_changed', 303);
   });
 
   app.post('/settings/auth-token', { bodyLimit: formBodyLimit }, async (request, reply) => {
     if (!isTrustedFormPost(request, formOptions)) return refuseForm(reply);
-    const principal = await signedIn(request, reply);
-    if (principal === null) return toSignIn(reply, '/settings');
-    const actor = actorFromPrincipal(principal, 'web', null);
-    const issued = await identity.rotateAuthToken(actor);
-    const profile = await identity.getUser(actor);
+    const signedInAs = await signedIn(request, reply);
+    if (signedInAs === null) return toSignIn(reply, '/settings');
+    const issued = await identity.rotateAuthToken(actorFromPrincipal(signedInAs.principal, 'web', null));
     // Rendered in this response rather than after a redirect: the token must never travel in a URL,
     // and nothing but this one page ever shows it.
-    return sendPage(
-      reply,
-      200,
-      renderSettingsPage({
-        profile,
-        baseUrl,
-        issued,
-        csrfToken: csrfTokenForForm(request, reply, csrfOptions),
-      }),
-    );
+    return sendPage(reply, 200, await renderSettings(request, reply, signedInAs, { issued }));
   });
 
   app.get('/settings/apps', async (request, reply) => {
-    const principal = await signedIn(request, reply);
+    const principal = (await signedIn(request, reply))?.principal ?? null;
     if (principal === null) return toSignIn(reply, request.url);
     const profile = await identity.getUser(actorFromPrincipal(principal, 'web', null));
     const apps = await listConnectedApps(db, principal.userId, { now: clock.now() });
@@ -259,7 +337,7 @@ async function registerAccountPages(app: FastifyInstance, options: AccountPagesO
 
   app.post('/settings/apps/:grantId/disconnect', { bodyLimit: formBodyLimit }, async (request, reply) => {
     if (!isTrustedFormPost(request, formOptions)) return refuseForm(reply);
-    const principal = await signedIn(request, reply);
+    const principal = (await signedIn(request, reply))?.principal ?? null;
     if (principal === null) return toSignIn(reply, '/settings/apps');
     const grantId = formField(request.params, 'grantId') ?? '';
     if (!grantIdPattern.test(grantId)) {
@@ -279,8 +357,9 @@ function loginAction(next: string): string {
 
 /**
  * Fastify plugin serving the account's own web pages — sign-in and sign-out, settings (profile, account,
- * subscription, auth token) and connected assistants — as plain HTML forms without scripts. Sessions are a
- * signed `ik_session` cookie valid on every instance; every form carries a CSRF token and is refused when
- * posted from another site; failed sign-ins are throttled per email and per address.
+ * subscription, signed-in browsers, password, auth token) and connected assistants — as plain HTML forms
+ * without scripts. Sessions are rows in `web_sessions` named by a random `ik_session` cookie, shared with
+ * the OAuth sign-in and ended on every instance by signing out; every form carries a CSRF token and is
+ * refused when posted from another site; failed sign-ins are throttled (see `loginThrottlePolicy`).
  */
 export const accountPages: FastifyPluginAsync<AccountPagesOptions> = registerAccountPages;

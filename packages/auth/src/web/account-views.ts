@@ -6,6 +6,7 @@ import {
   type UserRole,
 } from '@innkeep/domain';
 import type { ConnectedApp } from '../postgres/connected-apps.ts';
+import type { WebSession } from '../postgres/web-sessions.ts';
 import { html, renderPage, type SafeHtml } from './html.ts';
 import { type LoginFormOptions, renderLoginForm } from './login-page.ts';
 
@@ -143,15 +144,73 @@ ${csrfField(options.csrfToken)}
 </section>`;
 }
 
+function sessionRow(session: WebSession, currentIdHash: string, timeZone: string): SafeHtml {
+  const current = session.idHash === currentIdHash;
+  return html`<tr${current ? html` class="current"` : null}>
+<td>${session.userAgent}${current ? html` <strong>(this browser)</strong>` : null}</td>
+<td>${session.ipAddress}</td>
+<td>${formatTime(session.createdAt.toISOString(), timeZone)}</td>
+<td>${formatTime(session.lastSeenAt.toISOString(), timeZone)}</td>
+</tr>`;
+}
+
+function sessionsSection(
+  profile: UserProfile,
+  options: { csrfToken: string; sessions: readonly WebSession[]; currentIdHash: string },
+): SafeHtml {
+  const others = options.sessions.filter((session) => session.idHash !== options.currentIdHash);
+  const signOutOthers =
+    others.length === 0
+      ? html`<p class="hint">No other browser is signed in.</p>`
+      : html`<form method="post" action="/settings/sessions/sign-out-others">
+${csrfField(options.csrfToken)}
+<button class="secondary" type="submit">Sign out other sessions</button>
+</form>`;
+  return html`<section id="sessions">
+<h2>Signed-in browsers</h2>
+<p>Where you are signed in to these pages and to connecting assistants. Each sign-in lasts at most 12 hours, and ends after 2 hours without use. Signing out somewhere else does not disconnect assistants: do that under <a href="/settings/apps">Connected assistants</a>.</p>
+<table>
+<thead><tr><th>Browser</th><th>Address</th><th>Signed in</th><th>Last active</th></tr></thead>
+<tbody>
+${options.sessions.map((session) => sessionRow(session, options.currentIdHash, profile.account.timeZone))}
+</tbody>
+</table>
+${signOutOthers}
+</section>`;
+}
+
+function passwordSection(options: { csrfToken: string; error?: string | undefined }): SafeHtml {
+  return html`<section id="password">
+<h2>Change password</h2>
+${options.error === undefined ? null : html`<p class="error" role="alert">${options.error}</p>`}
+<form method="post" action="/settings/password">
+${csrfField(options.csrfToken)}
+<label for="current_password">Current password</label>
+<input id="current_password" name="current_password" type="password" autocomplete="current-password" required maxlength="256">
+<label for="new_password">New password</label>
+<input id="new_password" name="new_password" type="password" autocomplete="new-password" required minlength="10" maxlength="256">
+<label for="confirm_password">New password again</label>
+<input id="confirm_password" name="confirm_password" type="password" autocomplete="new-password" required minlength="10" maxlength="256">
+<p class="hint">At least 10 characters. Changing it signs out every other browser.</p>
+<button type="submit">Change password</button>
+</form>
+</section>`;
+}
+
 /**
- * The settings page: profile, account, subscription in plain words and, at the bottom, the auth token —
- * including a freshly `issued` one, which is shown on this response only.
+ * The settings page: profile, account, subscription in plain words, the signed-in browsers, the password
+ * form and, at the bottom, the auth token — including a freshly `issued` one, shown on this response only.
  */
 export function renderSettingsPage(page: {
   profile: UserProfile;
   csrfToken: string;
   baseUrl: string;
+  sessions: readonly WebSession[];
+  /** The id hash of the session viewing the page, marked "this browser" in the list. */
+  currentIdHash: string;
   issued?: IssuedAuthToken | undefined;
+  notice?: string | undefined;
+  passwordError?: string | undefined;
 }): string {
   const { profile } = page;
   return renderPage({
@@ -159,6 +218,7 @@ export function renderSettingsPage(page: {
     signedInAs: profile.email,
     body: html`${accountNav(page.csrfToken)}
 <h1>Settings</h1>
+${page.notice === undefined ? null : html`<p class="notice" role="status">${page.notice}</p>`}
 <section>
 <h2>Profile</h2>
 <dl>
@@ -176,6 +236,8 @@ export function renderSettingsPage(page: {
 </dl>
 </section>
 ${subscriptionSection(profile)}
+${sessionsSection(profile, { csrfToken: page.csrfToken, sessions: page.sessions, currentIdHash: page.currentIdHash })}
+${passwordSection({ csrfToken: page.csrfToken, error: page.passwordError })}
 ${authTokenSection(profile, { csrfToken: page.csrfToken, apiBase: `${page.baseUrl}/api`, issued: page.issued })}`,
   });
 }

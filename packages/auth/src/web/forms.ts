@@ -5,6 +5,8 @@ import { csrfCookieName, csrfTokenFor, isValidCsrfToken, newCsrfSecret } from '.
 // newCsrfSecret() makes 32 base64url characters; anything far off that was not set by us.
 const csrfCookiePattern = /^[A-Za-z0-9_-]{16,128}$/;
 const maxNextLength = 2000;
+// Any origin would do: `next` is resolved against it only to see where a browser would go.
+const nextProbeBase = 'https://innkeep.invalid';
 
 /** Attributes shared by Innkeep's cookies: whole site, invisible to scripts, not sent on cross-site posts. */
 export function cookieAttributes(secureCookies: boolean): CookieSerializeOptions {
@@ -59,20 +61,22 @@ function isSameOriginRequest(request: FastifyRequest, baseUrl: string): boolean 
 }
 
 /**
- * `next` if it is a path on this site, else `fallback`. Only relative paths starting with a single `/`
- * pass, so `//evil.example`, `/\evil.example` and absolute URLs cannot turn sign-in into an open redirect.
+ * `next` if it is a path on this site, else `fallback`. The answer is judged after URL normalisation, as
+ * the browser will read it: `/.//evil.example` and `/a/..//evil.example` normalise to `//evil.example`,
+ * which a browser follows to another host, so only a normalised path starting with a single `/` passes.
  */
 export function safeNextPath(next: unknown, fallback: string): string {
   if (typeof next !== 'string' || next.length === 0 || next.length > maxNextLength) return fallback;
-  if (!next.startsWith('/') || next.startsWith('//')) return fallback;
+  if (!next.startsWith('/')) return fallback;
   // Browsers read "\" as "/", and control characters are stripped before parsing: refuse both outright.
   for (const char of next) {
     const code = char.charCodeAt(0);
     if (char === '\\' || code < 0x20 || code === 0x7f) return fallback;
   }
-  const probe = new URL(next, 'https://innkeep.invalid');
-  if (probe.origin !== 'https://innkeep.invalid') return fallback;
-  return `${probe.pathname}${probe.search}${probe.hash}`;
+  const probe = URL.parse(next, nextProbeBase);
+  if (probe === null || probe.origin !== nextProbeBase) return fallback;
+  const path = `${probe.pathname}${probe.search}${probe.hash}`;
+  return path.startsWith('//') ? fallback : path;
 }
 
 /** A string field of a parsed form or query string; repeated or missing fields are undefined. */

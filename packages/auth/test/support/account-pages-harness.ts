@@ -3,12 +3,8 @@ import { createIdentityUseCases, createOperatorUseCases } from '@innkeep/domain/
 import type { TestDatabaseKind } from '@innkeep/domain/testing';
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
 import type { Kysely } from 'kysely';
-import type {
-  AuthDatabase,
-  LoginThrottleTable,
-  OauthConsentsTable,
-  OidcModelTable,
-} from '../../src/postgres/database.ts';
+import { withAuthTables } from '../../src/postgres/auth-database.ts';
+import type { AuthDatabase } from '../../src/postgres/database.ts';
 import { openAuthTestDatabase } from '../../src/testing.ts';
 import { accountPages } from '../../src/web/account-pages.ts';
 
@@ -49,11 +45,7 @@ export interface PagesWorld {
 /** Opens a private database of `kind` with a clock at 2027-03-01T12:00:00Z. */
 export async function openPagesWorld(kind: TestDatabaseKind): Promise<PagesWorld> {
   const handle = await openAuthTestDatabase(kind);
-  const db: Kysely<AuthDatabase> = handle.db.withTables<{
-    oidc_model: OidcModelTable;
-    oauth_consents: OauthConsentsTable;
-    login_throttle: LoginThrottleTable;
-  }>();
+  const db: Kysely<AuthDatabase> = withAuthTables(handle.db);
   const clock = createTestClock(new Date('2027-03-01T12:00:00Z'));
   return {
     db,
@@ -143,6 +135,8 @@ export async function browse(
     url: string;
     form?: Record<string, string>;
     headers?: Record<string, string>;
+    /** The client address the app sees (`request.ip`); light-my-request's default otherwise. */
+    remoteAddress?: string;
   },
 ): Promise<LightMyRequestResponse> {
   const headers: Record<string, string> = { ...request.headers };
@@ -153,6 +147,7 @@ export async function browse(
     url: request.url,
     headers,
     ...(request.form === undefined ? {} : { payload: new URLSearchParams(request.form).toString() }),
+    ...(request.remoteAddress === undefined ? {} : { remoteAddress: request.remoteAddress }),
   });
   jar.take(response);
   return response;
@@ -165,17 +160,20 @@ export function csrfFrom(page: string): string {
   return match[1];
 }
 
-/** Opens /login and signs in; returns the sign-in response. */
+/** Opens /login and signs in (from `remoteAddress`, when given); returns the sign-in response. */
 export async function signIn(
   app: FastifyInstance,
   jar: CookieJar,
   credentials: { email: string; password: string },
   next?: string,
+  remoteAddress?: string,
 ): Promise<LightMyRequestResponse> {
   const query = next === undefined ? '' : `?next=${encodeURIComponent(next)}`;
-  const page = await browse(app, jar, { url: `/login${query}` });
+  const from = remoteAddress === undefined ? {} : { remoteAddress };
+  const page = await browse(app, jar, { url: `/login${query}`, ...from });
   return browse(app, jar, {
     url: `/login${query}`,
     form: { email: credentials.email, password: credentials.password, csrf: csrfFrom(page.body) },
+    ...from,
   });
 }

@@ -6,12 +6,8 @@ import type { TestDatabaseKind } from '@innkeep/domain/testing';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
-import type {
-  AuthDatabase,
-  LoginThrottleTable,
-  OauthConsentsTable,
-  OidcModelTable,
-} from '../../src/postgres/database.ts';
+import { withAuthTables } from '../../src/postgres/auth-database.ts';
+import type { AuthDatabase } from '../../src/postgres/database.ts';
 import { authorizationServer } from '../../src/provider/authorization-server.ts';
 import { generateSigningKey, type SigningKey } from '../../src/provider/signing-keys.ts';
 import {
@@ -87,11 +83,7 @@ export interface OauthWorld {
 /** Opens a private, migrated database of `kind`. */
 export async function openOauthWorld(kind: TestDatabaseKind): Promise<OauthWorld> {
   const handle = await openAuthTestDatabase(kind);
-  const db: Kysely<AuthDatabase> = handle.db.withTables<{
-    oidc_model: OidcModelTable;
-    oauth_consents: OauthConsentsTable;
-    login_throttle: LoginThrottleTable;
-  }>();
+  const db: Kysely<AuthDatabase> = withAuthTables(handle.db);
   const clock = createShiftableClock();
   return {
     db,

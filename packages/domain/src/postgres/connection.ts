@@ -12,8 +12,11 @@ export type DatabaseTarget =
       readonly kind: 'postgres';
       readonly url: string;
       readonly poolSize?: number;
-      /** Told when an idle pooled connection fails (server restart, failover); the pool replaces it. */
-      readonly onIdleConnectionError?: (error: Error) => void;
+      /**
+       * Told once per pooled connection that fails, idle or in use (server restart, failover, a terminated
+       * backend). The query that was using it fails; the pool discards it and opens a new one when needed.
+       */
+      readonly onConnectionError?: (error: Error) => void;
     }
   | {
       readonly kind: 'pglite' /** A directory, or undefined for an in-memory database. */;
@@ -35,6 +38,8 @@ export interface DatabaseHandle {
     handlers: ListenHandlers,
     options?: { readonly heartbeatMs?: number },
   ) => Promise<Listener>;
+  /** PostgreSQL only: the pool's connections right now, for the metrics. */
+  readonly poolStats?: () => { readonly total: number; readonly idle: number; readonly waiting: number };
   close(): Promise<void>;
 }
 
@@ -101,9 +106,12 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
         }) as typeof pg.types.getTypeParser,
       },
     });
-    // Without a listener, an idle connection dropped by the server is an unhandled 'error' event that
-    // kills the process. The pool discards the broken client and opens a new one on the next query.
-    pool.on('error', (error) => target.onIdleConnectionError?.(error));
+    // An 'error' event without a listener ends the process. pg-pool listens on idle clients only (and then
+    // re-emits on the pool), so a connection lost while checked out, say between two statements of a
+    // transaction, needs a listener of its own for its whole life. Its pending or next query fails instead,
+    // and the pool discards it on release because it is no longer queryable.
+    pool.on('error', () => {});
+    pool.on('connect', reportConnectionErrors(target.onConnectionError));
     pool.on('connect', namedStatements());
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     const url = target.url;
@@ -111,6 +119,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
       db,
       kind: 'postgres',
       listen: (channel, handlers, options) => listenOn(url, channel, handlers, options?.heartbeatMs),
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       close: () => db.destroy(),
     };
   }
@@ -126,6 +135,22 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     if (!pglite.closed) await pglite.close();
   };
   return { db, kind: 'pglite', close };
+}
+
+/**
+ * A pool `connect` handler that keeps an 'error' listener on each client for as long as it lives, and tells
+ * `report` of the first error only: a lost connection usually says so twice (the server's message, then
+ * the closed socket).
+ */
+function reportConnectionErrors(report?: (error: Error) => void): (client: pg.PoolClient) => void {
+  return (client) => {
+    let reported = false;
+    client.on('error', (error) => {
+      if (reported) return;
+      reported = true;
+      report?.(error);
+    });
+  };
 }
 
 type QueryFunction = (...args: unknown[]) => unknown;

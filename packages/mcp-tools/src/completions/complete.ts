@@ -1,4 +1,11 @@
-import { addDays, DomainError, type Listing, type Reservation, type Scope } from '@innkeep/domain';
+import {
+  addDays,
+  DomainError,
+  findUnstorableText,
+  type Listing,
+  type Reservation,
+  type Scope,
+} from '@innkeep/domain';
 import { findPrompt, promptCatalogue } from '../prompts/prompt-catalogue.ts';
 import { collectPages } from '../resources/collect-pages.ts';
 import { maxSummaryListings } from '../resources/listings-summary.ts';
@@ -122,7 +129,10 @@ export async function complete(
   context: ToolContext,
 ): Promise<CompletionResult> {
   const completer = completerFor(ref, argument.name);
-  if (completer === null) return { values: [], total: 0, hasMore: false };
+  // Nothing stored holds U+0000 (PostgreSQL cannot), so such a value matches nothing; a query would fail.
+  if (completer === null || findUnstorableText(argument.value) !== undefined) {
+    return { values: [], total: 0, hasMore: false };
+  }
   const { ids, searchedAll } = await completer.find(argument.value.trim().toLowerCase(), context);
   return {
     values: ids.slice(0, maxCompletionValues),

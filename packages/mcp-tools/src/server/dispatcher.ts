@@ -66,6 +66,19 @@ export interface McpDispatcherDeps {
   readonly report: (reference: string, cause: unknown) => void;
   /** Test-only additions served after Innkeep's own; production passes none (see {@link McpFixtures}). */
   readonly fixtures?: McpFixtures | undefined;
+  /**
+   * Told of every call of a tool that exists, once it ran (the metrics count them): `error` when the result
+   * is a tool error (bad arguments, a refusal, a failure). Calls of unknown tools are not told, so a client
+   * cannot add names.
+   */
+  readonly onToolCall?: ((call: McpToolCallReport) => void) | undefined;
+}
+
+/** One finished tool call, for {@link McpDispatcherDeps.onToolCall}. */
+export interface McpToolCallReport {
+  readonly tool: string;
+  readonly outcome: 'success' | 'error';
+  readonly durationMs: number;
 }
 
 /** A block of content in a tool result or a prompt message. Innkeep's own tools and prompts send text only. */
@@ -199,7 +212,13 @@ export function createMcpDispatcher(deps: McpDispatcherDeps): McpDispatcher {
           );
         }
         assertGranted(tool.scopes, caller, `the tool ${tool.name}`);
+        const startedAt = performance.now();
         const result = await invokeTool(tool, params.arguments, contextFor(caller), deps.report);
+        deps.onToolCall?.({
+          tool: tool.name,
+          outcome: result.isError === true ? 'error' : 'success',
+          durationMs: performance.now() - startedAt,
+        });
         if (result.isError === true) return { result };
         if (fixture?.content === undefined) return { precomputed: precomputedToolSuccess(result) };
         return { result: { ...result, content: fixture.content } };

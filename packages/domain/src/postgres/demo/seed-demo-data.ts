@@ -125,8 +125,14 @@ export async function seedDemoData(db: Kysely<Database>, options: DemoOptions): 
       `The demo account ${demoLogin.email} already exists. Seed an empty database, or delete that account first.`,
     );
   }
-  // scrypt is slow on purpose; every demo user shares the one password, so one hash serves them all.
-  const passwordHash = await hashPassword(demoLogin.password);
+  // Every demo user has the one published password, but each its own salt: a shared salt would show in
+  // the table that these users share a password, and one cracked hash would be all of them.
+  const [owner, manager, lapsedOwner] = await Promise.all([
+    hashPassword(demoLogin.password),
+    hashPassword(demoLogin.password),
+    hashPassword(demoLogin.password),
+  ]);
+  const passwordHashes: DemoPasswordHashes = { owner, manager, lapsedOwner };
   const todayDay = epochDay(input.today);
   const today = new Date(todayDay * msPerDay);
   const span: DemoSpan = {
@@ -147,8 +153,8 @@ export async function seedDemoData(db: Kysely<Database>, options: DemoOptions): 
   return inTransaction(db, async (trx) => {
     const writer = createDemoWriter(trx);
     const setup = emptyDemoRows();
-    const demo = buildDemoAccount(span, calendar, setup, passwordHash, input.listings);
-    const lapsed = buildLapsedAccount(span, calendar, setup, passwordHash);
+    const demo = buildDemoAccount(span, calendar, setup, passwordHashes, input.listings);
+    const lapsed = buildLapsedAccount(span, calendar, setup, passwordHashes.lapsedOwner);
     void writer.write(setup, () => report('setup', 1, 1));
 
     const work = [...demo.plans.map((plan) => ({ account: demo.account, plan }))];
@@ -197,6 +203,13 @@ async function queue(writer: DemoWriter, rows: DemoRows, onStored: () => void): 
   void writer.write(rows, onStored);
 }
 
+/** One password hash per demo user, each with its own salt. */
+interface DemoPasswordHashes {
+  readonly owner: string;
+  readonly manager: string;
+  readonly lapsedOwner: string;
+}
+
 interface BuiltAccount {
   readonly account: DemoAccountPlan;
   readonly plans: readonly ListingPlan[];
@@ -206,7 +219,7 @@ function buildDemoAccount(
   span: DemoSpan,
   calendar: DemoCalendar,
   rows: DemoRows,
-  passwordHash: string,
+  passwordHashes: DemoPasswordHashes,
   listingCount: number,
 ): BuiltAccount {
   const ids = createIdSource(span.makeId, 0);
@@ -230,7 +243,16 @@ function buildDemoAccount(
     updated_at: isoOf(span.nowMs - 13 * msPerDay),
   });
   rows.users.push(
-    user(ownerUserId, accountId, 'owner', demoLogin.email, 'Avery', 'Collins', passwordHash, createdAt),
+    user(
+      ownerUserId,
+      accountId,
+      'owner',
+      demoLogin.email,
+      'Avery',
+      'Collins',
+      passwordHashes.owner,
+      createdAt,
+    ),
     user(
       managerUserId,
       accountId,
@@ -238,7 +260,7 @@ function buildDemoAccount(
       demoExtraLogins.manager,
       'Sam',
       'Okafor',
-      passwordHash,
+      passwordHashes.manager,
       createdAt + 9 * msPerDay,
     ),
   );
