@@ -111,34 +111,36 @@ async function shutDown(options: GracefulShutdownOptions, signal: NodeJS.Signals
 }
 
 /**
- * Resolves once `server` has accepted no connection and started no request for {@link quietMs}, or after
- * `maxMs`; meanwhile every answer closes its connection, so keep-alive clients reconnect elsewhere.
+ * Resolves once `server` has accepted no connection and started no request between two checks
+ * {@link quietMs} apart, or after `maxMs`; meanwhile every answer closes its connection, so keep-alive
+ * clients reconnect elsewhere.
  *
  * Closing at once resets the requests that were sent before the signal but not read yet: connections still
  * in the listen queue, and accepted ones whose bytes the server has not parsed (Node counts those as idle
  * and closes them). That happens whenever the event loop was busy when the signal came, as it is during
- * every query on the embedded database, which runs in this thread. Quiet is judged in a check-phase
- * callback, after the event loop has read what its sockets hold, so a loop that was blocked for longer
- * than the quiet period still reads its backlog before the server stops listening.
+ * every query on the embedded database, which runs in this thread. Each check runs in the check phase,
+ * after the event loop has polled its sockets, and compares counts of events rather than times: a
+ * connection accepted in one poll has its request read in the next, and a handler that then holds the loop
+ * for longer than the quiet period would otherwise make the server look quiet while bytes still wait.
  */
 async function waitUntilQuiet(server: Server, maxMs: number): Promise<void> {
-  let lastActivity = performance.now();
+  let events = 0;
   const onConnection = () => {
-    lastActivity = performance.now();
+    events += 1;
   };
   const onRequest = (_request: unknown, response: { shouldKeepAlive: boolean }) => {
-    lastActivity = performance.now();
+    events += 1;
     response.shouldKeepAlive = false;
   };
   server.on('connection', onConnection);
   server.on('request', onRequest);
   const deadline = performance.now() + maxMs;
   try {
-    for (;;) {
+    let seen = -1;
+    while (events !== seen && performance.now() < deadline) {
+      seen = events;
       await new Promise((resolve) => setTimeout(resolve, quietMs));
       await new Promise((resolve) => setImmediate(resolve));
-      const now = performance.now();
-      if (now - lastActivity >= quietMs || now >= deadline) return;
     }
   } finally {
     server.off('connection', onConnection);

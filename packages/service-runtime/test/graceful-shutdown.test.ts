@@ -48,7 +48,7 @@ async function startService(env: Record<string, string>): Promise<Service> {
 function slowPost(
   port: number,
   path = '/echo',
-): { finish(): void; response: Promise<{ status: number; body: string }> } {
+): { finish(): Promise<void>; response: Promise<{ status: number; body: string }> } {
   const body = JSON.stringify({ greeting: 'hello' });
   const request = httpRequest({
     host: '127.0.0.1',
@@ -69,7 +69,9 @@ function slowPost(
     });
   });
   request.write(body.slice(0, 1));
-  return { finish: () => request.end(body.slice(1)), response };
+  // Resolves once the rest of the body is handed to the operating system: the request is sent.
+  const finish = () => new Promise<void>((resolve) => request.end(body.slice(1), () => resolve()));
+  return { finish, response };
 }
 
 describe('stopOnSignals', () => {
@@ -99,8 +101,7 @@ describe('stopOnSignals', () => {
     const requests = Array.from({ length: 8 }, (_, index) =>
       slowPost(service.port, index % 2 ? '/busy' : '/echo'),
     );
-    for (const request of requests) request.finish();
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await Promise.all(requests.map((request) => request.finish()));
     service.child.kill('SIGTERM');
 
     const responses = await Promise.all(requests.map((request) => request.response));
