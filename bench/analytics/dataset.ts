@@ -1,12 +1,12 @@
 import { authMigrations } from '@innkeep/auth';
-import { demoLogin, scaleDemoOptions, seedDemoData } from '@innkeep/domain/demo';
+import { demoLogin, scaleDemoOptions, seedDemoData } from '@innkeep/demo';
 import {
   createOperatorUseCases,
   type DatabaseHandle,
   domainMigrations,
   migrateToLatest,
   openDatabase,
-} from '@innkeep/domain/postgres';
+} from '@innkeep/storage';
 import { sql } from 'kysely';
 import pg from 'pg';
 

@@ -1,4 +1,4 @@
-import type { Database } from '@innkeep/domain/postgres';
+import type { Database } from '@innkeep/storage';
 import { type Kysely, sql } from 'kysely';
 import { percentile } from './timing.ts';
 

@@ -1,4 +1,4 @@
-import type { Database } from '@innkeep/domain/postgres';
+import type { Database } from '@innkeep/storage';
 import type { Kysely } from 'kysely';
 import type { NightRange } from './local-dates.ts';
 

@@ -1,6 +1,6 @@
 import type { Actor } from '@innkeep/domain';
-import { createPostgresDomain } from '@innkeep/domain/postgres';
 import { invokeTool, type ToolContext, type ToolDefinition, toolCatalogue } from '@innkeep/mcp-tools';
+import { createPostgresDomain } from '@innkeep/storage';
 import { type BenchDataset, openBenchDataset } from './dataset.ts';
 import { compareFigures } from './figures.ts';
 import { addDays } from './local-dates.ts';

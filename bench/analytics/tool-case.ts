@@ -1,5 +1,5 @@
 import type { Actor, InnkeepDomain } from '@innkeep/domain';
-import type { Database } from '@innkeep/domain/postgres';
+import type { Database } from '@innkeep/storage';
 import type { Kysely } from 'kysely';
 import type { Figures } from './figures.ts';
 import type { NightRange } from './local-dates.ts';

@@ -1,7 +1,7 @@
+import { demoLogin } from '@innkeep/demo';
 import { systemClock } from '@innkeep/domain';
-import { demoLogin } from '@innkeep/domain/demo';
-import { createOperatorUseCases, createPostgresDomain, openDatabase } from '@innkeep/domain/postgres';
 import { createInnkeepMcpServer } from '@innkeep/mcp-tools';
+import { createOperatorUseCases, createPostgresDomain, openDatabase } from '@innkeep/storage';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import Fastify from 'fastify';
 

@@ -1,7 +1,7 @@
-import { type AuthNotifications, strictTransportSecurity } from '@innkeep/auth';
+import { type AuthNotifications, strictTransportSecurity, withAuthTables } from '@innkeep/auth';
 import type { Clock } from '@innkeep/domain';
-import type { DatabaseHandle } from '@innkeep/domain/postgres';
-import { mcpProtectedResourceMetadata, mcpService } from '@innkeep/mcp-http';
+import { mcpService } from '@innkeep/mcp-http';
+import type { LogLevel } from '@innkeep/service-host';
 import {
   gracefulServerOptions,
   healthRoutes,
@@ -9,10 +9,10 @@ import {
   type ServiceMetrics,
   unmatchedRoute,
 } from '@innkeep/service-runtime';
+import { createPostgresDomain, type DatabaseHandle } from '@innkeep/storage';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { sql } from 'kysely';
-import type { LogLevel } from './config.ts';
 
 /** What the tool server app is built from; `main.ts` makes them from the configuration, tests make their own. */
 export interface McpOnlyAppDeps {
@@ -63,9 +63,9 @@ export function buildMcpOnlyApp(deps: McpOnlyAppDeps): FastifyInstance {
     isDraining: deps.isDraining ?? (() => false),
   });
 
-  app.register(mcpProtectedResourceMetadata, { baseUrl: deps.baseUrl });
   app.register(mcpService, {
-    db: deps.database.db,
+    db: withAuthTables(deps.database.db),
+    domain: createPostgresDomain({ db: deps.database.db, clock: deps.clock }),
     clock: deps.clock,
     baseUrl: deps.baseUrl,
     redis: deps.redis,

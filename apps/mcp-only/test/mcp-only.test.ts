@@ -3,8 +3,8 @@ import { createServer } from 'node:net';
 import { authorizationServer, generateSigningKey, withAuthTables } from '@innkeep/auth';
 import { obtainAccessToken, openAuthTestDatabase } from '@innkeep/auth/testing';
 import { systemClock } from '@innkeep/domain';
-import { createIdentityUseCases, createOperatorUseCases } from '@innkeep/domain/postgres';
-import type { TestDatabase } from '@innkeep/domain/testing';
+import { createIdentityUseCases, createOperatorUseCases } from '@innkeep/storage';
+import type { TestDatabase } from '@innkeep/storage/testing';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildMcpOnlyApp } from '../src/app.ts';
@@ -131,11 +131,13 @@ describe('the tool server beside the Innkeep server', () => {
     await database?.close();
   });
 
-  it('serves the same protected resource metadata as the authorization server', async () => {
-    const path = '/.well-known/oauth-protected-resource/mcp';
-    const own = await fetch(`${toolOrigin}${path}`);
+  it('serves the protected resource metadata of /mcp, naming the authorization server at BASE_URL', async () => {
+    const own = await fetch(`${toolOrigin}/.well-known/oauth-protected-resource/mcp`);
     expect(own.status).toBe(200);
-    expect(await own.json()).toEqual(await (await fetch(`${baseUrl}${path}`)).json());
+    expect(await own.json()).toMatchObject({
+      resource: `${baseUrl}/mcp`,
+      authorization_servers: [baseUrl],
+    });
   });
 
   it('answers /health', async () => {

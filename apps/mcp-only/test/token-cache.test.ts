@@ -12,8 +12,8 @@ import {
   createOperatorUseCases,
   type DatabaseHandle,
   openDatabase,
-} from '@innkeep/domain/postgres';
-import type { TestDatabase } from '@innkeep/domain/testing';
+} from '@innkeep/storage';
+import type { TestDatabase } from '@innkeep/storage/testing';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildMcpOnlyApp } from '../src/app.ts';

@@ -8,8 +8,8 @@ import {
   withAuthTables,
 } from '@innkeep/auth';
 import type { Clock } from '@innkeep/domain';
-import { createIdentityUseCases, type DatabaseHandle } from '@innkeep/domain/postgres';
 import { mcpService } from '@innkeep/mcp-http';
+import type { LogLevel } from '@innkeep/service-host';
 import {
   gracefulServerOptions,
   healthRoutes,
@@ -17,10 +17,10 @@ import {
   type ServiceMetrics,
   unmatchedRoute,
 } from '@innkeep/service-runtime';
+import { createIdentityUseCases, createPostgresDomain, type DatabaseHandle } from '@innkeep/storage';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { sql } from 'kysely';
-import type { LogLevel } from './config.ts';
 
 /** Everything the HTTP app is built from; `main.ts` makes them from the configuration, tests make their own. */
 export interface AppDeps {
@@ -117,7 +117,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     clock: deps.clock,
   });
   app.register(mcpService, {
-    db: deps.database.db,
+    db,
+    domain: createPostgresDomain({ db: deps.database.db, clock: deps.clock }),
     clock: deps.clock,
     baseUrl: deps.baseUrl,
     redis: deps.redis,

@@ -3,15 +3,19 @@
 // 2 a usage error or a refusal (DomainError) the operator can fix from the message.
 import { parseArgs } from 'node:util';
 import { DomainError, systemClock } from '@innkeep/domain';
-import { createOperatorUseCases } from '@innkeep/domain/postgres';
+import {
+  DataDirInUseError,
+  explainDatabaseError,
+  openConfiguredDatabase,
+  prepareDatabase,
+} from '@innkeep/service-host';
+import { createOperatorUseCases } from '@innkeep/storage';
 import { addSubUserCommand, createOwnerCommand, setSubscriptionCommand } from './cli/account-commands.ts';
 import { type CliCommand, type CliContext, UsageError } from './cli/command.ts';
 import { issueApiKeyCommand, newAuthTokenCommand } from './cli/credential-commands.ts';
 import { migrateCommand, seedDemoCommand } from './cli/database-commands.ts';
 import { runMessageRulesCommand } from './cli/message-rule-commands.ts';
 import { ConfigError, type DataConfig, loadDataConfig } from './config.ts';
-import { DataDirInUseError } from './data-dir-lock.ts';
-import { explainDatabaseError, openConfiguredDatabase, prepareDatabase } from './database.ts';
 
 const commands: readonly CliCommand[] = [
   migrateCommand,

@@ -1,23 +1,27 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateSigningKey, parseSigningKey, type SigningKey } from '@innkeep/auth';
+import {
+  ConfigError,
+  cleaned,
+  type DatabaseConfig,
+  databaseConfig,
+  databaseShape,
+  type LogLevel,
+  metricsPortProblems,
+  originListSchema,
+  parseEnv,
+  perMinuteLimitSchema,
+  publicUrlSchema,
+  type ServiceConfig,
+  serviceConfig,
+  serviceShape,
+} from '@innkeep/service-host';
 import { z } from 'zod';
 
-/** Log levels, most to least severe; `silent` logs nothing. */
-export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-/** One of {@link logLevels}. */
-export type LogLevel = (typeof logLevels)[number];
-
-/** Where the account data lives: a PostgreSQL server, or the embedded database in a directory. */
-export type DatabaseConfig =
-  | { readonly kind: 'postgres'; readonly url: string }
-  | {
-      readonly kind: 'pglite';
-      /** DATA_DIR: holds the database (in `pglite/`), the generated secret keys and the lock file. */
-      readonly dataDir: string;
-    };
+export { ConfigError };
 
 /** What the CLI needs: the database and how much to say. */
 export interface DataConfig {
@@ -47,22 +51,13 @@ export type OidcSigningKey =
   | { readonly key: SigningKey; readonly source: 'created' | 'data-dir'; readonly file: string };
 
 /** The server's whole configuration, read from the environment once at start. */
-export interface Config extends DataConfig {
-  readonly port: number;
-  readonly host: string;
+export interface Config extends DataConfig, ServiceConfig {
   /** The public address clients use, without a trailing slash. */
   readonly baseUrl: string;
-  /** Kept for the rate limiter and caches of later issues; unset runs everything in process. */
-  readonly redisUrl: string | undefined;
   /** Seed the demo account on the first start. */
   readonly demoData: boolean;
   readonly secretKeys: SecretKeys;
   readonly oidcSigningKey: OidcSigningKey;
-  /**
-   * TRUST_PROXY: believe X-Forwarded-For from the proxy in front (client addresses for rate limits and
-   * sign-in throttling). Off by default, since a client could otherwise pick its own address.
-   */
-  readonly trustProxy: boolean;
   /**
    * MCP_ALLOWED_ORIGINS: browser origins besides BASE_URL's that may call /mcp (e.g. a web-based MCP
    * client). Empty by default; with a loopback BASE_URL any loopback origin may anyway.
@@ -75,27 +70,6 @@ export interface Config extends DataConfig {
    * instances that should only serve requests; with several instances one of them at a time sends anyway.
    */
   readonly messageRules: boolean;
-  /**
-   * METRICS_PORT: serve Prometheus metrics at `/metrics` on this port of HOST, never on the public PORT.
-   * Unset: no metrics are kept or served.
-   */
-  readonly metricsPort: number | undefined;
-  /**
-   * SHUTDOWN_DRAIN_MS: on SIGTERM or SIGINT, how long requests in flight may take to finish before their
-   * connections are closed (default 10 000).
-   */
-  readonly shutdownDrainMs: number;
-}
-
-/** The environment is unusable; `problems` has one line per bad variable, all of them at once. */
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-  readonly problems: readonly string[];
-
-  constructor(problems: readonly string[]) {
-    super(`Innkeep's configuration is invalid:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
-    this.problems = problems;
-  }
 }
 
 // apps/server/src → the repository root, wherever the checkout is and whatever the working directory.
@@ -109,33 +83,20 @@ const signingKeyAdvice =
   "generate one with: node -e \"console.log(JSON.stringify(require('node:crypto').generateKeyPairSync('rsa', " +
   "{modulusLength: 2048}).privateKey.export({format: 'jwk'})))\"";
 
-const dataShape = {
-  DATABASE_URL: z
-    .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' })
-    .optional(),
-  DATA_DIR: z.string().optional(),
-  LOG_LEVEL: z.enum(logLevels, { error: `must be one of ${logLevels.join(', ')}` }).default('info'),
-};
+const defaultPort = 3000;
+const { LOG_LEVEL, PORT, HOST, REDIS_URL, TRUST_PROXY, METRICS_PORT, SHUTDOWN_DRAIN_MS } =
+  serviceShape(defaultPort);
 
-const portMessage = 'must be a port number from 1 to 65535';
-const portSchema = z
-  .string()
-  .regex(/^\d{1,5}$/, portMessage)
-  .transform(Number)
-  .refine((port) => port >= 1 && port <= 65_535, portMessage);
+const dataShape = { ...databaseShape, LOG_LEVEL };
 
 const serverShape = {
   ...dataShape,
-  PORT: portSchema.default(3000),
-  HOST: z.string().default('127.0.0.1'),
-  BASE_URL: z
-    .url({
-      protocol: /^https?$/,
-      error: 'must be an http:// or https:// URL, e.g. https://innkeep.example.com',
-    })
-    .refine((url) => !url.includes('?') && !url.includes('#'), 'must not have a query or a fragment')
-    .optional(),
-  REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
+  PORT,
+  HOST,
+  BASE_URL: publicUrlSchema(
+    'must be an http:// or https:// URL, e.g. https://innkeep.example.com',
+  ).optional(),
+  REDIS_URL,
   DEMO_DATA: z.stringbool({ error: 'must be true or false' }).optional(),
   SECRET_KEYS: z
     .string()
@@ -161,45 +122,13 @@ const serverShape = {
       }
     })
     .optional(),
-  TRUST_PROXY: z.stringbool({ error: 'must be true or false' }).default(false),
-  MCP_ALLOWED_ORIGINS: mcpAllowedOriginsSchema(),
-  MCP_RATE_LIMIT: z
-    .string()
-    .regex(/^[1-9]\d{0,8}$/, 'must be a whole number of requests a minute, at least 1')
-    .transform(Number)
-    .default(300),
+  TRUST_PROXY,
+  MCP_ALLOWED_ORIGINS: originListSchema(),
+  MCP_RATE_LIMIT: perMinuteLimitSchema(300),
   MESSAGE_RULES: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
-  METRICS_PORT: portSchema.optional(),
-  SHUTDOWN_DRAIN_MS: z
-    .string()
-    .regex(/^\d{1,7}$/, 'must be a whole number of milliseconds, from 0 to 9999999')
-    .transform(Number)
-    .default(10_000),
+  METRICS_PORT,
+  SHUTDOWN_DRAIN_MS,
 };
-
-/**
- * MCP_ALLOWED_ORIGINS: a comma-separated list of http(s) origins (scheme, host, optional port; no path),
- * each as a browser sends it in `Origin`.
- */
-function mcpAllowedOriginsSchema() {
-  return z
-    .string()
-    .transform((list) =>
-      list
-        .split(',')
-        .map((origin) => origin.trim())
-        .filter((origin) => origin !== ''),
-    )
-    .refine(
-      (origins) =>
-        origins.every((origin) => {
-          const url = URL.parse(origin);
-          return url !== null && /^https?:$/.test(url.protocol) && url.origin === origin;
-        }),
-      'must be a comma-separated list of origins such as https://assistant.example.com (no path or trailing slash)',
-    )
-    .default([]);
-}
 
 // Values of these may hold passwords or keys, so problems with them never echo the value.
 const secretVariables = new Set(['DATABASE_URL', 'REDIS_URL', 'SECRET_KEYS', 'OIDC_SIGNING_KEY']);
@@ -211,8 +140,8 @@ const secretVariables = new Set(['DATABASE_URL', 'REDIS_URL', 'SECRET_KEYS', 'OI
  * @throws {@link ConfigError} naming every bad variable.
  */
 export function loadDataConfig(env: NodeJS.ProcessEnv): DataConfig {
-  const parsed = parseEnv(z.object(dataShape), env, []);
-  return { database: databaseConfig(parsed), logLevel: parsed.LOG_LEVEL };
+  const parsed = parseEnv(z.object(dataShape), env, { secretVariables });
+  return { database: databaseConfig(parsed, defaultDataDir), logLevel: parsed.LOG_LEVEL };
 }
 
 /**
@@ -239,20 +168,14 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
             `with the same key; ${signingKeyAdvice}`,
         ]
       : []),
-    ...(cleaned(env.METRICS_PORT) !== undefined &&
-    Number(cleaned(env.METRICS_PORT)) === Number(cleaned(env.PORT) ?? 3000)
-      ? ['METRICS_PORT: must differ from PORT, so the metrics are never served on the public port']
-      : []),
+    ...metricsPortProblems(env, defaultPort),
   ];
-  const parsed = parseEnv(z.object(serverShape), env, crossFieldProblems);
-  const database = databaseConfig(parsed);
+  const parsed = parseEnv(z.object(serverShape), env, { extraProblems: crossFieldProblems, secretVariables });
+  const database = databaseConfig(parsed, defaultDataDir);
   return {
+    ...serviceConfig(parsed),
     database,
-    logLevel: parsed.LOG_LEVEL,
-    port: parsed.PORT,
-    host: parsed.HOST,
     baseUrl: (parsed.BASE_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/+$/, ''),
-    redisUrl: parsed.REDIS_URL,
     demoData: parsed.DEMO_DATA ?? database.kind === 'pglite',
     secretKeys:
       parsed.SECRET_KEYS !== undefined
@@ -262,48 +185,10 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
       parsed.OIDC_SIGNING_KEY !== undefined
         ? { key: parsed.OIDC_SIGNING_KEY, source: 'environment' }
         : embeddedSigningKey(database),
-    trustProxy: parsed.TRUST_PROXY,
     mcpAllowedOrigins: parsed.MCP_ALLOWED_ORIGINS,
     mcpRateLimit: parsed.MCP_RATE_LIMIT,
     messageRules: parsed.MESSAGE_RULES === 'on',
-    metricsPort: parsed.METRICS_PORT,
-    shutdownDrainMs: parsed.SHUTDOWN_DRAIN_MS,
   };
-}
-
-// Empty and blank variables count as unset: `PORT=` in an .env file means "use the default".
-function cleaned(value: string | undefined): string | undefined {
-  const trimmed = value?.trim();
-  return trimmed === '' ? undefined : trimmed;
-}
-
-function parseEnv<Shape extends z.ZodRawShape>(
-  schema: z.ZodObject<Shape>,
-  env: NodeJS.ProcessEnv,
-  extraProblems: readonly string[],
-): z.output<z.ZodObject<Shape>> {
-  const raw = Object.fromEntries(Object.keys(schema.shape).map((name) => [name, cleaned(env[name])]));
-  const result = schema.safeParse(raw);
-  const problems = result.success
-    ? []
-    : result.error.issues.map((issue) => {
-        const name = String(issue.path[0]);
-        const value = raw[name];
-        const got = value === undefined || secretVariables.has(name) ? '' : ` (got "${value}")`;
-        return `${name}: ${issue.message}${got}`;
-      });
-  problems.push(...extraProblems);
-  if (!result.success || problems.length > 0) throw new ConfigError(problems);
-  return result.data;
-}
-
-function databaseConfig(parsed: {
-  DATABASE_URL?: string | undefined;
-  DATA_DIR?: string | undefined;
-}): DatabaseConfig {
-  return parsed.DATABASE_URL !== undefined
-    ? { kind: 'postgres', url: parsed.DATABASE_URL }
-    : { kind: 'pglite', dataDir: resolve(parsed.DATA_DIR ?? defaultDataDir) };
 }
 
 function embeddedSecretKeys(database: DatabaseConfig): SecretKeys {

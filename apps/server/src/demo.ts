@@ -1,5 +1,5 @@
-import { type DemoOptions, type DemoSummary, seedDemoData } from '@innkeep/domain/demo';
-import type { DatabaseHandle } from '@innkeep/domain/postgres';
+import { type DemoOptions, type DemoSummary, seedDemoData } from '@innkeep/demo';
+import type { DatabaseHandle } from '@innkeep/storage';
 import { createProgressPrinter, type ProgressStream } from './progress.ts';
 
 /** What {@link seedDemoWithProgress} seeds: every option of `seedDemoData` except the progress callback. */

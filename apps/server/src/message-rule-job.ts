@@ -1,5 +1,5 @@
 import type { Clock, RunDueMessageRulesResult } from '@innkeep/domain';
-import { createMessageRuleRunner, type DatabaseHandle } from '@innkeep/domain/postgres';
+import { createMessageRuleRunner, type DatabaseHandle } from '@innkeep/storage';
 import { sql } from 'kysely';
 
 /**

@@ -1,7 +1,7 @@
 import { authMigrations } from '@innkeep/auth';
-import { demoLogin, seedDemoData } from '@innkeep/domain/demo';
-import { type DatabaseHandle, domainMigrations, openDatabase } from '@innkeep/domain/postgres';
-import { openTestDatabase, type TestDatabase, testServerUrl } from '@innkeep/domain/testing';
+import { demoLogin, seedDemoData } from '@innkeep/demo';
+import { type DatabaseHandle, domainMigrations, openDatabase } from '@innkeep/storage';
+import { openTestDatabase, type TestDatabase, testServerUrl } from '@innkeep/storage/testing';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type ServerProcess, startServerProcess, toolCall } from './support/server-process.ts';
@@ -180,6 +180,13 @@ describe('the server while PostgreSQL ends its connections', () => {
     expect(after.filter((outcome) => outcome.kind !== 'success')).toEqual([]);
     expect(server.child.exitCode, server.output()).toBeNull();
     expect(server.output()).not.toMatch(/Unhandled 'error' event|unhandledRejection|uncaughtException/);
+    // An operator sees why some calls failed: each lost connection is one warning.
+    const lostConnections = server
+      .output()
+      .split('\n')
+      .filter((line) => line.includes('Lost a connection to PostgreSQL'));
+    expect(lostConnections.length).toBeGreaterThan(0);
+    expect(lostConnections.filter((line) => !line.includes('"level":40'))).toEqual([]);
     // The token cache's listener, cut off again and again, listens again (after its backoff).
     await vi.waitFor(
       async () => {

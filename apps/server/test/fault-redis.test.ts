@@ -1,9 +1,8 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { authMigrations } from '@innkeep/auth';
+import { authMigrations, rateLimitKey } from '@innkeep/auth';
+import { RedisServer } from '@innkeep/auth/testing';
 import { systemClock } from '@innkeep/domain';
-import { createOperatorUseCases, domainMigrations } from '@innkeep/domain/postgres';
-import { openTestDatabase, type TestDatabase } from '@innkeep/domain/testing';
-import { rateLimitKey } from '@innkeep/mcp-http';
+import { createOperatorUseCases, domainMigrations } from '@innkeep/storage';
+import { openTestDatabase, type TestDatabase } from '@innkeep/storage/testing';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { freePort } from './support/processes.ts';
@@ -15,47 +14,6 @@ import { type ServerProcess, startServerProcess } from './support/server-process
 const limit = 20;
 const owner = { email: 'rhea@example.test', password: 'correct horse battery' };
 const ping = (id: number) => ({ jsonrpc: '2.0', id, method: 'ping', params: {} });
-
-/** A `redis-server` of this test's own, without persistence, so stopping it loses every counter. */
-class RedisServer {
-  readonly port: number;
-  #process: ChildProcessWithoutNullStreams | undefined;
-
-  constructor(port: number) {
-    this.port = port;
-  }
-
-  async start(): Promise<void> {
-    const child = spawn('redis-server', [
-      '--port',
-      String(this.port),
-      '--bind',
-      '127.0.0.1',
-      '--save',
-      '',
-      '--appendonly',
-      'no',
-    ]);
-    this.#process = child;
-    let output = '';
-    await new Promise<void>((resolve, reject) => {
-      child.stdout.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-        if (output.includes('Ready to accept connections')) resolve();
-      });
-      child.on('exit', (code) => reject(new Error(`redis-server exited with ${code}:\n${output}`)));
-    });
-  }
-
-  /** Ends it the hard way, as a crash or a lost host would. */
-  async kill(): Promise<void> {
-    const child = this.#process;
-    if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGKILL');
-    await exited;
-  }
-}
 
 describe('/mcp while Redis goes away and comes back', () => {
   let database: TestDatabase;

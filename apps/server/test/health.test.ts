@@ -1,6 +1,6 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import type { Clock } from '@innkeep/domain';
-import { type DatabaseHandle, openDatabase } from '@innkeep/domain/postgres';
+import { type DatabaseHandle, openDatabase } from '@innkeep/storage';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AppDeps, buildApp } from '../src/app.ts';

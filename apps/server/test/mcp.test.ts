@@ -1,11 +1,11 @@
 import { createServer } from 'node:net';
 import { obtainAccessToken } from '@innkeep/auth/testing';
 import { systemClock } from '@innkeep/domain';
-import { createOperatorUseCases, type DatabaseHandle, openDatabase } from '@innkeep/domain/postgres';
+import { prepareDatabase } from '@innkeep/service-host';
+import { createOperatorUseCases, type DatabaseHandle, openDatabase } from '@innkeep/storage';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
-import { prepareDatabase } from '../src/database.ts';
 import { testAuthDeps } from './support/app-deps.ts';
 
 async function freePort(): Promise<number> {

@@ -1,6 +1,6 @@
 import type { Clock } from '@innkeep/domain';
-import type { Database } from '@innkeep/domain/postgres';
-import { openTestDatabase, type TestDatabase } from '@innkeep/domain/testing';
+import type { Database } from '@innkeep/storage';
+import { openTestDatabase, type TestDatabase } from '@innkeep/storage/testing';
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {

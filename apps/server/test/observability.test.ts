@@ -1,12 +1,12 @@
 import { createServer } from 'node:net';
-import { obtainAccessToken } from '@innkeep/auth/testing';
+import { Browser, formOf, obtainAccessToken } from '@innkeep/auth/testing';
 import { systemClock } from '@innkeep/domain';
-import { createOperatorUseCases, type DatabaseHandle, openDatabase } from '@innkeep/domain/postgres';
+import { prepareDatabase } from '@innkeep/service-host';
 import { createServiceMetrics, type ServiceMetrics } from '@innkeep/service-runtime';
+import { createOperatorUseCases, type DatabaseHandle, openDatabase } from '@innkeep/storage';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
-import { prepareDatabase } from '../src/database.ts';
 import { testAuthDeps } from './support/app-deps.ts';
 
 async function freePort(): Promise<number> {
@@ -106,6 +106,39 @@ describe('metrics and request logs of the server app', () => {
     const everything = logLines.join('\n');
     for (const secret of secrets) expect(everything).not.toContain(secret);
   });
+
+  it('logs whose request a signed-in account page was', async () => {
+    const browser = new Browser();
+    const login = await browser.get(`${baseUrl}/login`);
+    const { action, csrf } = formOf(await login.text());
+    const signIn = await browser.post(new URL(action, baseUrl).href, new URLSearchParams({ csrf, ...owner }));
+    expect(signIn.status).toBe(303);
+    expect((await browser.get(`${baseUrl}/settings`)).status).toBe(200);
+
+    const settingsCompleted = logLines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((entry) => entry.msg === 'request completed' && entry.reqId === settingsRequestId());
+    expect(settingsCompleted).toEqual([
+      expect.objectContaining({
+        accountId: expect.stringMatching(/^acc_/),
+        userId: expect.stringMatching(/^usr_/),
+      }),
+    ]);
+  });
+
+  // The id of the last GET /settings, from its "incoming request" line.
+  function settingsRequestId(): unknown {
+    const incoming = logLines
+      .map(
+        (line) =>
+          JSON.parse(line) as { msg?: string; reqId?: unknown; req?: { method?: string; url?: string } },
+      )
+      .filter(
+        (entry) =>
+          entry.msg === 'incoming request' && entry.req?.method === 'GET' && entry.req.url === '/settings',
+      );
+    return incoming.at(-1)?.reqId;
+  }
 
   it('serves no metrics on the public port', async () => {
     expect((await fetch(`${baseUrl}/metrics`)).status).toBe(404);

@@ -8,8 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { generateSigningKey } from '@innkeep/auth';
 import { obtainAccessToken, openAuthTestDatabase } from '@innkeep/auth/testing';
 import { systemClock } from '@innkeep/domain';
-import { createOperatorUseCases } from '@innkeep/domain/postgres';
-import type { TestDatabase } from '@innkeep/domain/testing';
+import { createOperatorUseCases } from '@innkeep/storage';
+import type { TestDatabase } from '@innkeep/storage/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, isolatedEnv, runCli, serverDir } from './support/processes.ts';
 

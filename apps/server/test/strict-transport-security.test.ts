@@ -1,9 +1,9 @@
 import { systemClock } from '@innkeep/domain';
-import { type DatabaseHandle, openDatabase } from '@innkeep/domain/postgres';
+import { prepareDatabase } from '@innkeep/service-host';
+import { type DatabaseHandle, openDatabase } from '@innkeep/storage';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
-import { prepareDatabase } from '../src/database.ts';
 import { testAuthDeps } from './support/app-deps.ts';
 
 const hsts = 'max-age=31536000; includeSubDomains';

@@ -9,11 +9,11 @@ import {
   tokenRequest,
 } from '@innkeep/auth/testing';
 import { systemClock } from '@innkeep/domain';
-import { type DatabaseHandle, openDatabase } from '@innkeep/domain/postgres';
+import { prepareDatabase } from '@innkeep/service-host';
+import { type DatabaseHandle, openDatabase } from '@innkeep/storage';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
-import { prepareDatabase } from '../src/database.ts';
 import { testAuthDeps } from './support/app-deps.ts';
 
 async function freePort(): Promise<number> {

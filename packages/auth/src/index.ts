@@ -1,5 +1,6 @@
-// The public surface of @innkeep/auth: the authorization server plugin, the Bearer-token check for /mcp
-// and /api, the account pages, and the migrations of the tables behind them.
+// The public surface of @innkeep/auth: the authorization server plugin, the resource server plugin (the
+// Bearer-token check, challenge, metadata and per-token limit of /mcp and /api), the account pages, and
+// the migrations of the tables behind them.
 
 export { refuseUnstorableText } from './http/unstorable-text-guard.ts';
 export { withAuthTables } from './postgres/auth-database.ts';
@@ -10,6 +11,7 @@ export { authMigrations } from './postgres/migrations/index.ts';
 export type { AuthorizationServerOptions } from './provider/authorization-server.ts';
 export { authorizationServer } from './provider/authorization-server.ts';
 export { protectedResourceMetadataUrl } from './provider/protected-resource.ts';
+export type { ResourceName } from './provider/resource.ts';
 export { mcpResourceUrl } from './provider/resource.ts';
 export type { SigningKey } from './provider/signing-keys.ts';
 export { generateSigningKey, parseSigningKey } from './provider/signing-keys.ts';
@@ -22,6 +24,14 @@ export type {
 } from './resource-server/access-token-verifier.ts';
 export { createAccessTokenVerifier } from './resource-server/access-token-verifier.ts';
 export type { AuthNotifications } from './resource-server/auth-notifications.ts';
+export { bearerChallenge, rateLimitKey } from './resource-server/bearer.ts';
+export type {
+  ResourceServerOptions,
+  ResourceServerRefusal,
+  ResourceServerRefusalCode,
+  ResourceServerRefusalWriter,
+} from './resource-server/resource-server.ts';
+export { resourceServer } from './resource-server/resource-server.ts';
 export type { AccountPagesOptions } from './web/account-pages.ts';
 export { accountPages } from './web/account-pages.ts';
 export { securityHeaders } from './web/security-headers.ts';

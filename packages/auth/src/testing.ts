@@ -1,7 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { domainMigrations } from '@innkeep/domain/postgres';
-import { openTestDatabase, type TestDatabase, type TestDatabaseKind } from '@innkeep/domain/testing';
+import { domainMigrations } from '@innkeep/storage';
+import { openTestDatabase, type TestDatabase, type TestDatabaseKind } from '@innkeep/storage/testing';
 import { authMigrations } from './postgres/migrations/index.ts';
+import { type ResourceName, resourceUrl } from './provider/resource.ts';
+
+export { RedisServer } from './redis-test-server.ts';
 
 /** A private test database with the domain's and the authorization server's tables. */
 export function openAuthTestDatabase(kind: TestDatabaseKind): Promise<TestDatabase> {
@@ -255,6 +258,11 @@ export interface AccessTokenRequest {
   readonly scopes?: readonly string[];
   /** Reuse a registered client instead of registering a new one. */
   readonly client?: RegisteredClient;
+  /**
+   * The resource to ask for, in both requests: default `mcp`; null asks with no resource indicator, as
+   * older clients do, for a token valid on every resource.
+   */
+  readonly resource?: ResourceName | null;
 }
 
 /** Tokens as the token endpoint issued them. */
@@ -269,14 +277,15 @@ export interface ObtainedTokens {
 
 /**
  * Gets a real access token the way an MCP client does, over HTTP: registers a public loopback client,
- * sends the person to the authorization endpoint with PKCE S256 and `resource=${baseUrl}/mcp`, signs in on
+ * sends the person to the authorization endpoint with PKCE S256 and `resource=${baseUrl}/mcp` (see
+ * `request.resource`), signs in on
  * the login form, approves the consent form with `scopes` ticked, and exchanges the code (with the same
  * `resource`) at the token endpoint. Throws, with what the server answered, when any step fails.
  */
 export async function obtainAccessToken(request: AccessTokenRequest): Promise<ObtainedTokens> {
   const baseUrl = request.baseUrl.replace(/\/+$/, '');
   const origin = request.origin ?? baseUrl;
-  const resource = `${baseUrl}/mcp`;
+  const resource = request.resource === null ? undefined : resourceUrl(baseUrl, request.resource ?? 'mcp');
   const client =
     request.client ??
     (await registerClient(origin, {
@@ -286,7 +295,7 @@ export async function obtainAccessToken(request: AccessTokenRequest): Promise<Ob
     }));
   const redirectUri = client.redirect_uris[0] ?? '';
   const { verifier, challenge } = pkcePair();
-  const extra: Record<string, string> = { resource };
+  const extra: Record<string, string> = resource === undefined ? {} : { resource };
   if (request.scopes !== undefined) extra.scope = request.scopes.join(' ');
   const outcome = await authorizeInBrowser(
     new Browser(),
@@ -302,7 +311,7 @@ export async function obtainAccessToken(request: AccessTokenRequest): Promise<Ob
     redirect_uri: redirectUri,
     code_verifier: verifier,
     client_id: client.client_id,
-    resource,
+    ...(resource === undefined ? {} : { resource }),
   });
   if (token.status !== 200) {
     throw new Error(`the token exchange failed: ${token.status} ${JSON.stringify(token.body)}`);

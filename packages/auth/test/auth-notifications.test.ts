@@ -1,4 +1,4 @@
-import { type DatabaseHandle, openDatabase } from '@innkeep/domain/postgres';
+import { type DatabaseHandle, openDatabase } from '@innkeep/storage';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {

@@ -1,4 +1,4 @@
-import { testDatabaseKinds } from '@innkeep/domain/testing';
+import { testDatabaseKinds } from '@innkeep/storage/testing';
 import type { AdapterFactory, AdapterPayload } from 'oidc-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConsentStore } from '../src/postgres/consents.ts';

@@ -1,5 +1,5 @@
 import { allScopes } from '@innkeep/domain';
-import { testDatabaseKinds } from '@innkeep/domain/testing';
+import { testDatabaseKinds } from '@innkeep/storage/testing';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalTokenBody, normalisedAuthorizationUrl } from '../src/provider/authorization-server.ts';
@@ -23,29 +23,6 @@ describe.each(testDatabaseKinds)('discovery on %s', (kind) => {
     await app?.close();
     await world?.close();
   });
-
-  it.each(['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource'])(
-    'serves protected resource metadata at %s with open CORS',
-    async (url) => {
-      const response = await app.inject({ method: 'GET', url, headers: { origin: 'http://localhost:6274' } });
-      expect(response.statusCode).toBe(200);
-      expect(response.headers['access-control-allow-origin']).toBe('*');
-      expect(response.json()).toEqual({
-        resource: 'https://innkeep.example.com/mcp',
-        authorization_servers: ['https://innkeep.example.com'],
-        scopes_supported: allScopes,
-        bearer_methods_supported: ['header'],
-        resource_name: 'Innkeep',
-      });
-      const preflight = await app.inject({
-        method: 'OPTIONS',
-        url,
-        headers: { origin: 'http://localhost:6274', 'access-control-request-method': 'GET' },
-      });
-      expect(preflight.statusCode).toBe(204);
-      expect(preflight.headers['access-control-allow-origin']).toBe('*');
-    },
-  );
 
   it.each(['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration'])(
     'serves authorization server metadata at %s, naming BASE_URL whatever host was asked',

@@ -1,4 +1,4 @@
-import { testDatabaseKinds } from '@innkeep/domain/testing';
+import { testDatabaseKinds } from '@innkeep/storage/testing';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkClientRegistration } from '../src/provider/client-registration.ts';

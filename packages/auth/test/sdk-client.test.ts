@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { allScopes } from '@innkeep/domain';
-import { testDatabaseKinds } from '@innkeep/domain/testing';
+import { testDatabaseKinds } from '@innkeep/storage/testing';
 import { auth, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type {
   OAuthClientInformationMixed,
@@ -132,7 +132,7 @@ describe.each(testDatabaseKinds)('the MCP SDK client against the authorization s
 
   beforeAll(async () => {
     world = await openOauthWorld(kind);
-    server = await startServer(world);
+    server = await startServer(world, { resourceServers: ['mcp'] });
     owner = await createOwner(world);
     verifier = createAccessTokenVerifier({
       db: world.db,

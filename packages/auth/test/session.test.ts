@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { testDatabaseKinds } from '@innkeep/domain/testing';
+import { testDatabaseKinds } from '@innkeep/storage/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebSessionStore, type WebSessionStore } from '../src/postgres/web-sessions.ts';
 import { userAgentLabel } from '../src/web/user-agent-label.ts';

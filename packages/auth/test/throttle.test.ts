@@ -1,5 +1,5 @@
 import { DomainError } from '@innkeep/domain';
-import { testDatabaseKinds } from '@innkeep/domain/testing';
+import { testDatabaseKinds } from '@innkeep/storage/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLoginThrottle, loginThrottleKeys, signInResetKeys } from '../src/postgres/login-throttle.ts';
 import { openPagesWorld, type PagesWorld } from './support/account-pages-harness.ts';

@@ -1,5 +1,5 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
-import { openDatabase } from '@innkeep/domain/postgres';
+import { openDatabase } from '@innkeep/storage';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withAuthTables } from '../src/postgres/auth-database.ts';

@@ -1,4 +1,4 @@
-import { type DatabaseHandle, openDatabase } from '@innkeep/domain/postgres';
+import { type DatabaseHandle, openDatabase } from '@innkeep/storage';
 import { type Kysely, type KyselyPlugin, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPostgresAuthNotifications } from '../src/postgres/auth-notifications.ts';

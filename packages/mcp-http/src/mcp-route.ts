@@ -1,11 +1,11 @@
-import { randomUUID } from 'node:crypto';
-import fastifyRateLimit from '@fastify/rate-limit';
 import {
   type AccessTokenVerifier,
+  bearerChallenge,
   protectedResourceMetadataUrl,
+  resourceServer,
   type VerifiedAccessToken,
 } from '@innkeep/auth';
-import { allScopes } from '@innkeep/domain';
+import { errorCatalogue, reportInternalFailure } from '@innkeep/domain';
 import {
   createMcpDispatcher,
   innkeepServerInfo,
@@ -22,9 +22,7 @@ import {
 } from '@innkeep/mcp-tools';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
-import { bearerChallenge, bearerToken, rateLimitKey } from './bearer.ts';
 import { createOriginPolicy } from './origin.ts';
-import { sharedOrLocalRateLimitStore } from './shared-or-local-rate-limit-store.ts';
 
 /** What {@link mcpRoute} is built from. */
 export interface McpRouteOptions {
@@ -52,17 +50,11 @@ export interface McpRouteOptions {
   readonly onRateLimited?: ((request: FastifyRequest) => void) | undefined;
 }
 
-/** The seed's limit: 300 requests a minute on one access token. */
-export const defaultMcpRateLimit = { max: 300, timeWindow: 60_000 } as const;
-
 // Tool inputs are bounded far below this; a larger body is not an MCP message of ours.
 const maxBodyBytes = 1024 * 1024;
 const corsAllowHeaders =
   'authorization, content-type, accept, mcp-protocol-version, mcp-session-id, last-event-id';
 const corsExposeHeaders = 'www-authenticate, retry-after';
-const subUserDescription =
-  'This access token belongs to a team member. Only the account owner can connect an assistant to ' +
-  'Innkeep: sign in with an Innkeep account you own and connect again.';
 
 /**
  * Fastify plugin serving MCP at `/mcp`, stateless Streamable HTTP with JSON responses (seed §4.1, §5.2):
@@ -73,58 +65,54 @@ const subUserDescription =
  * - `GET /mcp` → 405 with `Allow: POST, DELETE` (no server-initiated stream); `DELETE /mcp` → 204.
  * - Any method with an `Origin` that is not allowed → 403.
  *
- * Every POST is authenticated on its own: no Bearer token, or an unknown, expired, revoked or foreign one
- * → 401 with a `WWW-Authenticate` challenge naming the protected resource metadata; a team member's token
- * → 401 `invalid_token`; a subscription not in good standing → 403 (-32010); over the per-token rate
- * limit → 429 (-32012) with `Retry-After`; a tool, resource or prompt outside the grant → 403 (-32011) with
+ * Every POST is authenticated on its own, by the resource server of `${baseUrl}/mcp` (`resourceServer` of
+ * @innkeep/auth, which also serves the protected resource metadata): no usable owner's token → 401 with
+ * the challenge (-32001); a subscription not in good standing → 403 (-32010); over the per-token rate limit
+ * → 429 (-32012) with `Retry-After`. Then a tool, resource or prompt outside the grant → 403 (-32011) with
  * an `insufficient_scope` challenge asking for the granted scopes plus the missing ones. `authToken` and
- * `apiKey` headers are not credentials here. Role and subscription are judged on every request, from the
- * verifier's facts: read from the database, or from its per-instance cache, which a revocation, disconnect,
- * role or subscription change empties as soon as the database announces it (and which is off while that
- * announcement could be missed), so such changes hold from the next request on.
+ * `apiKey` headers are not credentials here.
  */
 export async function mcpRoute(app: FastifyInstance, options: McpRouteOptions): Promise<void> {
-  if (app.hasDecorator('createRateLimit')) {
-    // @fastify/rate-limit decorates once per scope chain; an outer registration would count /mcp in its store.
-    throw new Error('Register mcpRoute outside any scope that already registered @fastify/rate-limit');
-  }
+  // The guard and its metadata routes belong to this scope; the transport's Origin check, body parsing and
+  // JSON-RPC error handler to a child scope, so the metadata stays open to every origin as RFC 9728 wants.
+  await app.register(resourceServer, {
+    baseUrl: options.baseUrl,
+    resource: 'mcp',
+    verifier: options.verifier,
+    redis: options.redis,
+    rateLimit: options.rateLimit,
+    onRateLimited: options.onRateLimited,
+    metadataAtWellKnownRoot: true,
+    // The refusal answers the message: a JSON-RPC error with its id, and the details as `data`.
+    refuse: (request, reply, refusal) =>
+      reply
+        .type('application/json')
+        .send(
+          JSON.stringify(
+            jsonRpcError(
+              jsonRpcIdOf(request.body),
+              errorCatalogue[refusal.code].jsonRpcCode,
+              refusal.message,
+              refusal.details,
+            ),
+          ),
+        ),
+  });
+  await app.register(streamableHttp, options);
+}
+
+/** `/mcp` itself; its POST runs `requireAccessToken` of the resource server registered by {@link mcpRoute}. */
+async function streamableHttp(app: FastifyInstance, options: McpRouteOptions): Promise<void> {
   const dispatcher = createMcpDispatcher({
     ...options.dispatcher,
     serverInfo: options.dispatcher.serverInfo ?? innkeepServerInfo,
   });
   const report = options.dispatcher.report;
   const origins = createOriginPolicy(options.baseUrl, options.allowedOrigins);
-  const resourceMetadata = protectedResourceMetadataUrl(options.baseUrl);
-  const allScopesText = allScopes.join(' ');
-  const limit = options.rateLimit ?? defaultMcpRateLimit;
+  const resourceMetadata = protectedResourceMetadataUrl(options.baseUrl, 'mcp');
 
   // MCP messages are JSON; Fastify's text/plain parser would hand a string through as if it were one.
   app.removeContentTypeParser('text/plain');
-
-  await app.register(fastifyRateLimit, {
-    global: false,
-    // Serving tools while the shared counters are down beats refusing every request, and counting on each
-    // instance meanwhile beats not counting at all.
-    ...(options.redis === undefined
-      ? {}
-      : {
-          store: sharedOrLocalRateLimitStore({
-            redis: options.redis,
-            nameSpace: 'innkeep:mcp-rate:',
-            onLocal: (cause) =>
-              app.log.warn(
-                { err: cause },
-                'Redis is unreachable: /mcp rate limits count on each instance until it answers again',
-              ),
-            onShared: () => app.log.info('Redis answers again: /mcp rate limits count across instances'),
-          }),
-        }),
-  });
-  const countRequest = app.createRateLimit({
-    max: limit.max,
-    timeWindow: limit.timeWindow,
-    keyGenerator: (request) => rateLimitKey(bearerToken(request.headers.authorization) ?? ''),
-  });
 
   /** Sends a JSON-RPC error with an HTTP status. */
   const refuse = (
@@ -139,26 +127,6 @@ export async function mcpRoute(app: FastifyInstance, options: McpRouteOptions): 
       .code(status)
       .type('application/json')
       .send(JSON.stringify(jsonRpcError(id, code, message, data)));
-
-  /** 401 with the challenge that sends a client to the protected resource metadata and the AS. */
-  const unauthenticated = (
-    reply: FastifyReply,
-    id: JsonRpcId | null,
-    message: string,
-    invalidToken?: { description: string },
-  ) => {
-    reply.header(
-      'www-authenticate',
-      bearerChallenge({
-        ...(invalidToken === undefined
-          ? {}
-          : { error: 'invalid_token', errorDescription: invalidToken.description }),
-        scope: allScopesText,
-        resourceMetadata,
-      }),
-    );
-    return refuse(reply, 401, id, jsonRpcErrorCodes.unauthenticated, `unauthenticated: ${message}`);
-  };
 
   app.addHook('onRequest', async (request, reply) => {
     const origin = request.headers.origin;
@@ -216,17 +184,11 @@ export async function mcpRoute(app: FastifyInstance, options: McpRouteOptions): 
         'The request is malformed.',
       );
     }
-    const reference = randomUUID();
-    report(reference, error);
+    const { reference, message } = reportInternalFailure(error, report);
     request.log.error({ err: error, reference }, '/mcp failed on a request');
-    return refuse(
-      reply,
-      500,
-      jsonRpcIdOf(request.body),
-      jsonRpcErrorCodes.internalError,
-      `Something went wrong on Innkeep's side; nothing was changed. Reference: ${reference}.`,
-      { reference },
-    );
+    return refuse(reply, 500, jsonRpcIdOf(request.body), jsonRpcErrorCodes.internalError, message, {
+      reference,
+    });
   });
 
   app.get('/mcp', async (_request, reply) =>
@@ -250,7 +212,8 @@ export async function mcpRoute(app: FastifyInstance, options: McpRouteOptions): 
       .send(),
   );
 
-  app.post('/mcp', { bodyLimit: maxBodyBytes }, async (request, reply) => {
+  /** Refuses a POST whose message this server cannot take, before its token is looked at. */
+  const checkMessage = async (request: FastifyRequest, reply: FastifyReply) => {
     const message: unknown = request.body;
     const version = request.headers['mcp-protocol-version'];
     if (typeof version === 'string' && !isSupportedProtocolVersion(version)) {
@@ -283,73 +246,29 @@ export async function mcpRoute(app: FastifyInstance, options: McpRouteOptions): 
     }
     const invalid = invalidMessageError(message);
     if (invalid !== null) return reply.code(400).type('application/json').send(JSON.stringify(invalid));
-    const id = jsonRpcIdOf(message);
+  };
 
-    const token = bearerToken(request.headers.authorization);
-    if (token === undefined) {
-      const legacy = request.headers.authtoken !== undefined || request.headers.apikey !== undefined;
-      return unauthenticated(
-        reply,
-        id,
-        legacy
-          ? 'the authToken and apiKey headers do not work on /mcp. Connect through OAuth: the WWW-Authenticate header says where.'
-          : 'send an OAuth access token as Authorization: Bearer <token>. The WWW-Authenticate header says where to get one.',
-      );
-    }
-    const verified = await options.verifier.verify(token);
-    if (verified === null) {
-      const description = 'The access token is unknown, expired, revoked or for another server.';
-      return unauthenticated(reply, id, `${description} Refresh it or connect again.`, { description });
-    }
-    if (verified.role !== 'owner') {
-      return unauthenticated(reply, id, subUserDescription, { description: subUserDescription });
-    }
-    // From here on the request's log lines, "request completed" among them, say whose request it was.
-    const principal = {
-      accountId: verified.accountId,
-      userId: verified.userId,
-      clientId: verified.clientId,
-    };
-    request.log = request.log.child(principal);
-    reply.log = reply.log.child(principal);
-    if (!verified.inGoodStanding) {
-      return refuse(
-        reply,
-        403,
-        id,
-        jsonRpcErrorCodes.subscriptionInactive,
-        `subscription_inactive: the account's subscription is ${verified.subscriptionStatus.replace('_', ' ')}, so ` +
-          'Innkeep is unavailable to assistants. The owner can renew it in Innkeep, then try again.',
-        { status: verified.subscriptionStatus },
-      );
-    }
+  app.post(
+    '/mcp',
+    { bodyLimit: maxBodyBytes, preValidation: checkMessage, preHandler: app.requireAccessToken },
+    async (request, reply) => {
+      const message: unknown = request.body;
+      const id = jsonRpcIdOf(message);
+      const verified = request.verifiedAccessToken;
+      // requireAccessToken answered every request it did not accept.
+      if (verified === null) throw new Error('POST /mcp ran without an accepted access token');
 
-    const counted = await countRequest(request);
-    if (!counted.isAllowed && counted.isExceeded) {
-      options.onRateLimited?.(request);
-      const seconds = Math.max(1, counted.ttlInSeconds);
-      reply.header('retry-after', String(seconds));
-      return refuse(
-        reply,
-        429,
-        id,
-        jsonRpcErrorCodes.rateLimited,
-        `rate_limited: more than ${counted.max} requests in ${Math.round(counted.timeWindow / 1000)} seconds on ` +
-          `this access token. Wait ${seconds} seconds, then try again.`,
-        { retryAfterSeconds: seconds },
-      );
-    }
+      const required = requiredScopes(message);
+      if (required !== 'unknown') {
+        const missing = required.filter((scope) => !verified.scopes.includes(scope));
+        if (missing.length > 0) return insufficientScope(reply, id, verified, missing);
+      }
 
-    const required = requiredScopes(message);
-    if (required !== 'unknown') {
-      const missing = required.filter((scope) => !verified.scopes.includes(scope));
-      if (missing.length > 0) return insufficientScope(reply, id, verified, missing);
-    }
-
-    const json = await dispatcher.handleJson(message, callerOf(verified));
-    if (json === null) return reply.code(202).send();
-    return reply.code(200).type('application/json').send(json);
-  });
+      const json = await dispatcher.handleJson(message, callerOf(verified));
+      if (json === null) return reply.code(202).send();
+      return reply.code(200).type('application/json').send(json);
+    },
+  );
 
   function insufficientScope(
     reply: FastifyReply,

@@ -1,11 +1,10 @@
 import {
+  type AuthDatabase,
   type AuthNotifications,
   createAccessTokenVerifier,
   mcpResourceUrl,
-  withAuthTables,
 } from '@innkeep/auth';
-import type { Clock } from '@innkeep/domain';
-import { createPostgresDomain, type Database } from '@innkeep/domain/postgres';
+import type { Clock, InnkeepDomain } from '@innkeep/domain';
 import type { McpToolCallReport } from '@innkeep/mcp-tools';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
@@ -14,10 +13,12 @@ import { mcpRoute } from './mcp-route.ts';
 
 /** What {@link mcpService} composes /mcp from. */
 export interface McpServiceOptions {
-  /** The account database; its auth tables must be migrated too. */
-  readonly db: Kysely<Database>;
+  /** The authorization server's tables (`withAuthTables` of the account database), where tokens are checked. */
+  readonly db: Kysely<AuthDatabase>;
+  /** What the tools run on; the app builds it over the same database (`createPostgresDomain`). */
+  readonly domain: InnkeepDomain;
   readonly clock: Clock;
-  /** The deployment's BASE_URL: tokens must be bound to `${baseUrl}/mcp`. */
+  /** The deployment's BASE_URL: tokens must be bound to `${baseUrl}/mcp`, or to `${baseUrl}` itself. */
   readonly baseUrl: string;
   readonly redis?: Redis | undefined;
   readonly allowedOrigins?: readonly string[] | undefined;
@@ -36,12 +37,13 @@ export interface McpServiceOptions {
 }
 
 /**
- * /mcp as every Innkeep app serves it: the token verifier (closed with the app), the domain over the
- * database, and {@link mcpRoute}. One composition, so the full server and the /mcp-only app cannot drift.
+ * /mcp as every Innkeep app serves it: the token verifier (closed with the app) and {@link mcpRoute}, which
+ * registers the resource server of `${baseUrl}/mcp` and its protected resource metadata. One composition,
+ * so the full server and the /mcp-only app cannot drift.
  */
 export async function mcpService(app: FastifyInstance, options: McpServiceOptions): Promise<void> {
   const verifier = createAccessTokenVerifier({
-    db: withAuthTables(options.db),
+    db: options.db,
     resource: mcpResourceUrl(options.baseUrl),
     clock: options.clock,
     cache:
@@ -56,7 +58,7 @@ export async function mcpService(app: FastifyInstance, options: McpServiceOption
   app.addHook('onClose', () => verifier.close());
   await app.register(mcpRoute, {
     dispatcher: {
-      domain: createPostgresDomain({ db: options.db, clock: options.clock }),
+      domain: options.domain,
       clock: options.clock,
       report: (reference, cause) =>
         app.log.error({ err: cause, reference }, 'An MCP request failed unexpectedly'),

@@ -1,7 +1,7 @@
 import { obtainAccessToken } from '@innkeep/auth/testing';
 import { allScopes } from '@innkeep/domain';
-import { testDatabaseKinds } from '@innkeep/domain/testing';
 import { toolCatalogue } from '@innkeep/mcp-tools';
+import { testDatabaseKinds } from '@innkeep/storage/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   demoOwner,

@@ -1,5 +1,5 @@
 import { withAuthTables } from '@innkeep/auth';
-import { type DatabaseHandle, openDatabase } from '@innkeep/domain/postgres';
+import { type DatabaseHandle, openDatabase } from '@innkeep/storage';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {

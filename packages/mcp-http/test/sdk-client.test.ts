@@ -1,7 +1,7 @@
 import { authorizeInBrowser, Browser } from '@innkeep/auth/testing';
 import { allScopes } from '@innkeep/domain';
-import { testDatabaseKinds } from '@innkeep/domain/testing';
 import { toolCatalogue } from '@innkeep/mcp-tools';
+import { testDatabaseKinds } from '@innkeep/storage/testing';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';

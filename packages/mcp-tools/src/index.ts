@@ -10,7 +10,6 @@ export type {
 } from './completions/complete.ts';
 export { complete, completionScopes, maxCompletionValues } from './completions/complete.ts';
 export { invokeTool } from './invoke-tool.ts';
-export { pageOutput } from './page-output.ts';
 export { findPrompt, getPrompt, promptCatalogue, promptScopes } from './prompts/prompt-catalogue.ts';
 export type {
   PromptArgument,
@@ -43,6 +42,8 @@ export type {
 export { createMcpDispatcher, invalidMessageError, requiredScopes } from './server/dispatcher.ts';
 export type { JsonRpcError, JsonRpcId, JsonRpcResponse } from './server/json-rpc.ts';
 export { jsonRpcError, jsonRpcErrorCodes, jsonRpcIdOf, jsonRpcResult } from './server/json-rpc.ts';
+// How tools/list shows a tool, for a host or test listing tools of its own beside Innkeep's.
+export { listedTool } from './server/list-results.ts';
 export type { ProtocolVersion } from './server/protocol-version.ts';
 export {
   isSupportedProtocolVersion,

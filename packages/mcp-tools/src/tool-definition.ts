@@ -1,12 +1,9 @@
-import type { Actor, Clock, InnkeepDomain, Scope } from '@innkeep/domain';
+import type { Scope } from '@innkeep/domain';
+import type { Operation, OperationContext } from '@innkeep/operations';
 import type { z } from 'zod';
 
-/** What a tool handler gets besides its input: who acts, the account's use cases, and the clock. */
-export interface ToolContext {
-  readonly actor: Actor;
-  readonly domain: InnkeepDomain;
-  readonly clock: Clock;
-}
+/** What a tool handler gets besides its input: the operation's context (who acts, the use cases, the clock). */
+export type ToolContext = OperationContext;
 
 /**
  * MCP tool annotations, always all four and honest: a client may auto-approve read-only tools and ask before
@@ -19,9 +16,29 @@ export interface ToolAnnotations {
   readonly openWorldHint: false;
 }
 
+/** The hints a write operation's tool declares; a read operation's are fixed ({@link readOnly}). */
+export interface WriteHints {
+  /** True when the call may overwrite or remove what was there (a price, a stay, a rule). */
+  readonly destructiveHint: boolean;
+  /** True when repeating the call with the same input changes nothing more. */
+  readonly idempotentHint: boolean;
+}
+
+/** A tool as declared: an operation plus what the model reads. */
+export interface ToolDeclaration<Input extends z.ZodObject, Output extends z.ZodObject> {
+  readonly operation: Operation<Input, Output>;
+  /** snake_case, unique. */
+  readonly name: string;
+  readonly title: string;
+  /** Product copy for the model: when to use the tool, what it returns, what it changes. */
+  readonly description: string;
+  /** Required for a write operation, absent for a read one: `readOnlyHint` follows from the operation. */
+  readonly writeHints?: WriteHints;
+}
+
 /**
- * One tool, declared once. The MCP adapters (the SDK registration for other hosts, and Innkeep's own fast
- * /mcp dispatcher) read this declaration and nothing else: name, copy, schemas, scopes and handler.
+ * One tool, resolved from its declaration. The MCP adapters (the SDK registration for other hosts, and
+ * Innkeep's own fast /mcp dispatcher) read this and nothing else: name, copy, schemas, scopes and handler.
  */
 export interface ToolDefinition<
   Input extends z.ZodObject = z.ZodObject,
@@ -43,13 +60,6 @@ export interface ToolDefinition<
   handler(input: z.output<Input>, context: ToolContext): Promise<z.input<Output>>;
 }
 
-/** Declares a tool; a typed identity function so the handler's input and output are checked against the schemas. */
-export function defineTool<Input extends z.ZodObject, Output extends z.ZodObject>(
-  definition: ToolDefinition<Input, Output>,
-): ToolDefinition<Input, Output> {
-  return definition;
-}
-
 /** Annotations of a tool that only reads. */
 export const readOnly: ToolAnnotations = {
   readOnlyHint: true,
@@ -57,6 +67,31 @@ export const readOnly: ToolAnnotations = {
   idempotentHint: true,
   openWorldHint: false,
 };
+
+/**
+ * A tool over an operation: its scopes, schemas and call are the operation's, and its annotations follow
+ * from the operation's access (read-only tools are idempotent and never destructive) plus, for a write,
+ * the declared hints. A write without hints, or a read with them, is a declaration error.
+ */
+export function defineTool<Input extends z.ZodObject, Output extends z.ZodObject>(
+  declaration: ToolDeclaration<Input, Output>,
+): ToolDefinition<Input, Output> {
+  const { operation, name, title, description, writeHints } = declaration;
+  if ((operation.access === 'write') !== (writeHints !== undefined)) {
+    throw new Error(`The tool ${name} must declare writeHints exactly when its operation writes.`);
+  }
+  return {
+    name,
+    title,
+    description,
+    scopes: operation.scopes,
+    input: operation.input,
+    output: operation.output,
+    annotations:
+      writeHints === undefined ? readOnly : { readOnlyHint: false, ...writeHints, openWorldHint: false },
+    handler: (input, context) => operation.run(input, context),
+  };
+}
 
 /** The scopes of `tool` that `granted` lacks; empty when the grant suffices. */
 export function missingScopes(tool: Pick<ToolDefinition, 'scopes'>, granted: readonly string[]): Scope[] {

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { DomainError, type ErrorCode } from '@innkeep/domain';
+import { DomainError, type ErrorCode, reportInternalFailure } from '@innkeep/domain';
+import { maxReplyChars } from '@innkeep/operations';
 
 /** The result of a tools/call, as MCP defines it (content blocks, structured output, error flag). */
 export interface ToolCallResult {
@@ -9,8 +9,11 @@ export interface ToolCallResult {
   isError?: boolean;
 }
 
-/** Largest result, in characters of JSON, sent to a model; beyond it the model is told how to narrow. */
-export const maxResultChars = 100_000;
+/**
+ * Largest result, in characters of JSON, sent to a model; beyond it the model is told how to narrow. The
+ * operations page to stay under the same figure.
+ */
+export const maxResultChars = maxReplyChars;
 
 /** A successful result: the output as structured content and the same JSON as text for older clients. */
 export function toolSuccess(output: Record<string, unknown>): ToolCallResult {
@@ -50,13 +53,6 @@ export function toolFailure(
   report: (reference: string, cause: unknown) => void,
 ): ToolCallResult {
   if (thrown instanceof DomainError) return toolError(thrown.code, thrown.message, thrown.details);
-  const reference = randomUUID();
-  report(reference, thrown);
-  return toolError(
-    'internal',
-    `Something went wrong on Innkeep's side; nothing was changed. Reference: ${reference}.`,
-    {
-      reference,
-    },
-  );
+  const { reference, message } = reportInternalFailure(thrown, report);
+  return toolError('internal', message, { reference });
 }

@@ -1,3 +1,4 @@
+import { demoLogin } from '@innkeep/demo';
 import {
   addDays,
   builtInHelpArticles,
@@ -6,8 +7,8 @@ import {
   type Page,
   type Scope,
 } from '@innkeep/domain';
-import { demoLogin } from '@innkeep/domain/demo';
-import { syncHelpArticles } from '@innkeep/domain/postgres';
+import { fetchPageThatFits, maxToolCalendarDays } from '@innkeep/operations';
+import { syncHelpArticles } from '@innkeep/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { invokeTool } from '../src/invoke-tool.ts';
@@ -15,7 +16,7 @@ import { readOnly, type ToolDefinition } from '../src/tool-definition.ts';
 import { maxResultChars, type ToolCallResult } from '../src/tool-result.ts';
 import { getAccountTool } from '../src/tools/accounts/get-account.tool.ts';
 import { listAccountsTool } from '../src/tools/accounts/list-accounts.tool.ts';
-import { getCalendarTool, maxToolCalendarDays } from '../src/tools/calendar/get-calendar.tool.ts';
+import { getCalendarTool } from '../src/tools/calendar/get-calendar.tool.ts';
 import { getQuoteTool } from '../src/tools/calendar/get-quote.tool.ts';
 import { collectDateRangeTool } from '../src/tools/dates/collect-date-range.tool.ts';
 import { getHelpArticleTool } from '../src/tools/help/get-help-article.tool.ts';
@@ -23,7 +24,6 @@ import { listHelpArticlesTool } from '../src/tools/help/list-help-articles.tool.
 import { getListingTool } from '../src/tools/listings/get-listing.tool.ts';
 import { listListingsTool } from '../src/tools/listings/list-listings.tool.ts';
 import { getMessageThreadTool } from '../src/tools/messages/get-message-thread.tool.ts';
-import { fetchPageThatFits } from '../src/tools/read-paging.ts';
 import { readTools } from '../src/tools/read-tools.ts';
 import { getReservationTool } from '../src/tools/reservations/get-reservation.tool.ts';
 import { getReservationsTool } from '../src/tools/reservations/get-reservations.tool.ts';

@@ -1,5 +1,5 @@
 import { addDays } from '@innkeep/domain';
-import { testDatabaseKinds } from '@innkeep/domain/testing';
+import { testDatabaseKinds } from '@innkeep/storage/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setAvailabilityTool } from '../src/tools/calendar/set-availability.tool.ts';
 import { setPricesTool } from '../src/tools/calendar/set-prices.tool.ts';

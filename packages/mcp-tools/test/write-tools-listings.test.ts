@@ -1,4 +1,4 @@
-import { testDatabaseKinds } from '@innkeep/domain/testing';
+import { testDatabaseKinds } from '@innkeep/storage/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateListingTool } from '../src/tools/listings/update-listing.tool.ts';
 import { createPricingRuleTool } from '../src/tools/rules/create-pricing-rule.tool.ts';

@@ -1,5 +1,5 @@
 import type { Message } from '@innkeep/domain';
-import { testDatabaseKinds } from '@innkeep/domain/testing';
+import { testDatabaseKinds } from '@innkeep/storage/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendMessageTool } from '../src/tools/messages/send-message.tool.ts';
 import { createMessageRuleTool } from '../src/tools/rules/create-message-rule.tool.ts';

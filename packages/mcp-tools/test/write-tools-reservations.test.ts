@@ -1,4 +1,4 @@
-import { testDatabaseKinds } from '@innkeep/domain/testing';
+import { testDatabaseKinds } from '@innkeep/storage/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cancelReservationTool } from '../src/tools/reservations/cancel-reservation.tool.ts';
 import { createReservationTool } from '../src/tools/reservations/create-reservation.tool.ts';

@@ -1,3 +1,4 @@
+import { demoExtraLogins } from '@innkeep/demo';
 import {
   type Actor,
   type AuditEntryView,
@@ -6,9 +7,8 @@ import {
   type Reservation,
   type ReservationStatus,
 } from '@innkeep/domain';
-import { demoExtraLogins } from '@innkeep/domain/demo';
-import { createOperatorUseCases } from '@innkeep/domain/postgres';
-import type { TestDatabaseKind } from '@innkeep/domain/testing';
+import { createOperatorUseCases } from '@innkeep/storage';
+import type { TestDatabaseKind } from '@innkeep/storage/testing';
 import { expect } from 'vitest';
 import { z } from 'zod';
 import type { ToolCallResult } from '../src/tool-result.ts';

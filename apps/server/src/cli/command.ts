@@ -1,7 +1,7 @@
 import type { ParseArgsOptionsConfig } from 'node:util';
 import type { Clock, OperatorUseCases } from '@innkeep/domain';
-import type { DatabaseHandle } from '@innkeep/domain/postgres';
-import type { DatabasePreparation } from '../database.ts';
+import type { DatabasePreparation } from '@innkeep/service-host';
+import type { DatabaseHandle } from '@innkeep/storage';
 import type { ProgressStream } from '../progress.ts';
 
 /** Flag values as `node:util` parseArgs returns them. */

@@ -1,4 +1,4 @@
-import { demoLogin, scaleDemoOptions } from '@innkeep/domain/demo';
+import { demoLogin, scaleDemoOptions } from '@innkeep/demo';
 import { localToday, seedDemoWithProgress } from '../demo.ts';
 import { type CliCommand, optionalCount, optionalString, UsageError } from './command.ts';
 

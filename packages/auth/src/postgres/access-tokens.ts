@@ -18,7 +18,8 @@ export interface AccessTokenRow {
 }
 
 /**
- * The access token whose value hashes to `digest`, if it is live at `now` and was issued for `audience`.
+ * The access token whose value hashes to `digest`, if it is live at `now` and was issued for one of
+ * `audiences`.
  *
  * One query, every step on a primary key: the token row, its grant row (so a revoked grant kills its
  * tokens even if a token row were left behind), the user and the subscription. Unknown, expired,
@@ -27,7 +28,7 @@ export interface AccessTokenRow {
 export async function findLiveAccessToken(
   db: Kysely<AuthDatabase>,
   digest: string,
-  audience: string,
+  audiences: readonly string[],
   now: Date,
 ): Promise<AccessTokenRow | undefined> {
   const row = await db
@@ -53,7 +54,7 @@ export async function findLiveAccessToken(
     .where('token.id', '=', digest)
     .where('token.expires_at', '>', now)
     .where('token.consumed_at', 'is', null)
-    .where(sql<string>`token.payload->>'aud'`, '=', audience)
+    .where(sql<string>`token.payload->>'aud'`, 'in', audiences)
     .where((eb) => eb.or([eb('grant.expires_at', 'is', null), eb('grant.expires_at', '>', now)]))
     .executeTakeFirst();
   if (row === undefined || row.client_id === null || row.grant_id === null || row.expires_at === null) {

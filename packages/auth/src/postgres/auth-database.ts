@@ -1,4 +1,4 @@
-import type { Database as DomainDatabase } from '@innkeep/domain/postgres';
+import type { Database as DomainDatabase } from '@innkeep/storage';
 import type { Kysely } from 'kysely';
 import type { AuthDatabase } from './database.ts';
 

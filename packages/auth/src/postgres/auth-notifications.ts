@@ -1,4 +1,4 @@
-import type { DatabaseHandle } from '@innkeep/domain/postgres';
+import type { DatabaseHandle } from '@innkeep/storage';
 import type { AuthNotifications } from '../resource-server/auth-notifications.ts';
 
 /** The channel the triggers of migration `2026_11_21_1002_auth_notifications` notify. */

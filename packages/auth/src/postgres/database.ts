@@ -1,4 +1,4 @@
-import type { Database as DomainDatabase } from '@innkeep/domain/postgres';
+import type { Database as DomainDatabase } from '@innkeep/storage';
 import type { ColumnType, Kysely, Transaction } from 'kysely';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;

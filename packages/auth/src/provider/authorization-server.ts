@@ -10,17 +10,20 @@ import { createConsentStore } from '../postgres/consents.ts';
 import type { AuthDatabase } from '../postgres/database.ts';
 import { createLoginThrottle } from '../postgres/login-throttle.ts';
 import { createWebSessionStore } from '../postgres/web-sessions.ts';
+import { sharedOrLocalRateLimitStore } from '../resource-server/shared-or-local-rate-limit-store.ts';
 import { checkClientRegistration, maxRegistrationBodyBytes } from './client-registration.ts';
 import { codeResourceRefusal } from './code-resource-check.ts';
 import { createOidcProvider, defaultRefreshTokenGraceSeconds } from './oidc-provider.ts';
-import { protectedResourceMetadata } from './protected-resource.ts';
 import { authorizationScope, canonicalResource } from './resource.ts';
 import type { SigningKey } from './signing-keys.ts';
 
 /** What the authorization server is built from; `apps/server` makes them from its configuration. */
 export interface AuthorizationServerOptions {
   readonly db: Kysely<AuthDatabase>;
-  /** The public address: issuer, and base of every endpoint; `${baseUrl}/mcp` is the token audience. */
+  /**
+   * The public address: issuer, and base of every endpoint; tokens are bound to `${baseUrl}/mcp`,
+   * `${baseUrl}/api`, or (asked for with no resource) `${baseUrl}` itself, valid on both.
+   */
   readonly baseUrl: string;
   /** Cookie and CSRF keys, each at least 32 characters: the first signs, all verify. */
   readonly secretKeys: readonly string[];
@@ -28,7 +31,10 @@ export interface AuthorizationServerOptions {
   readonly signingKeys: readonly SigningKey[];
   readonly identity: Pick<IdentityUseCases, 'verifyLogin' | 'findPrincipal'>;
   readonly clock: Clock;
-  /** Shares registration rate limits between instances; without it each instance counts alone. */
+  /**
+   * Shares registration rate limits between instances; without it, and while it does not answer, each
+   * instance counts alone.
+   */
   readonly redis?: Redis | undefined;
   /**
    * Pass the proxy's X-Forwarded-For through to the provider (TRUST_PROXY). Protocol and host never come
@@ -47,13 +53,13 @@ const maxTokenBodyBytes = 16 * 1024;
 const corsMaxAgeSeconds = '3600';
 
 /**
- * Fastify plugin serving Innkeep's OAuth 2.0 authorization server (oidc-provider) and the metadata MCP
- * clients discover it by:
+ * Fastify plugin serving Innkeep's OAuth 2.0 authorization server (oidc-provider) and the metadata
+ * clients discover it by (each resource server serves its own RFC 9728 document, see resourceServer):
  *
- * - `GET /.well-known/oauth-protected-resource/mcp` (and the root variant): RFC 9728, CORS open.
  * - `GET /.well-known/oauth-authorization-server`, `/.well-known/openid-configuration`: RFC 8414.
  * - `POST /oauth/register`: open dynamic registration (RFC 7591), rate limited per client address.
- * - `GET /oauth/authorize`: PKCE S256 always; `resource` defaults to `${baseUrl}/mcp`; no scope asks for all.
+ * - `GET /oauth/authorize`: PKCE S256 always; `resource` is `${baseUrl}/mcp` or `${baseUrl}/api`, and without
+ *   one the token is valid on both; no scope asks for all.
  * - `POST /oauth/token`, `POST /oauth/token/revoke` (RFC 7009), `GET /oauth/jwks`.
  * - `/oauth/interaction/:uid…`: the sign-in and consent pages.
  *
@@ -72,7 +78,6 @@ export async function authorizationServer(
   }
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const base = new URL(baseUrl);
-  const basePath = base.pathname.replace(/\/+$/, '');
   const trustProxy = options.trustProxy ?? false;
   const consents = createConsentStore(options.db, options.clock);
   const webSessions = createWebSessionStore(options.db, options.clock);
@@ -111,30 +116,29 @@ export async function authorizationServer(
     callback(body === undefined ? request.raw : replayRequest(request.raw, body), reply.raw);
   }
 
-  const metadata = protectedResourceMetadata(baseUrl);
-  const metadataPaths = new Set([
-    '/.well-known/oauth-protected-resource/mcp',
-    '/.well-known/oauth-protected-resource',
-    `/.well-known/oauth-protected-resource${basePath}/mcp`,
-  ]);
-  for (const url of metadataPaths) {
-    app.get(url, async (_request, reply) => {
-      reply.header('access-control-allow-origin', '*').header('cache-control', 'public, max-age=3600');
-      return metadata;
-    });
-    app.options(url, async (_request, reply) => preflight(reply, 'GET'));
-  }
-
   await app.register(async (oauth) => {
     // The provider reads bodies from the raw stream; a Fastify parser here would consume them first.
     oauth.removeAllContentTypeParsers();
     oauth.addContentTypeParser('*', (_request, _payload, done) => done(null));
     await oauth.register(fastifyRateLimit, {
       global: false,
-      ...(options.redis === undefined ? {} : { redis: options.redis }),
-      nameSpace: 'innkeep:oauth-register:',
-      // Better to register a client than to refuse everyone while the shared store is down.
-      skipOnError: true,
+      // While the shared counters are down each instance counts alone: registering clients beats refusing
+      // everyone, and a limit per instance beats none (`skipOnError` would count nothing).
+      ...(options.redis === undefined
+        ? {}
+        : {
+            store: sharedOrLocalRateLimitStore({
+              redis: options.redis,
+              nameSpace: 'innkeep:oauth-register:',
+              onLocal: (cause) =>
+                app.log.warn(
+                  { err: cause },
+                  'Redis is unreachable: registration rate limits count on each instance until it answers again',
+                ),
+              onShared: () =>
+                app.log.info('Redis answers again: registration rate limits count across instances'),
+            }),
+          }),
     });
 
     oauth.get('/oauth/authorize', async (request, reply) => {

@@ -12,7 +12,7 @@ import type { ConsentStore } from '../postgres/consents.ts';
 import type { AuthDatabase } from '../postgres/database.ts';
 import { createOidcAdapter } from '../postgres/oidc-adapter.ts';
 import { registeredScopeField } from './client-registration.ts';
-import { canonicalResource, mcpResourceUrl, openIdScopes } from './resource.ts';
+import { canonicalResource, openIdScopes, resourceNames, resourceUrl } from './resource.ts';
 import type { SigningKey } from './signing-keys.ts';
 
 /** Lifetimes, in seconds (seed §5.2: access 1 h, refresh 30 days). */
@@ -49,12 +49,14 @@ export interface OidcProviderOptions {
 
 /**
  * Innkeep's oidc-provider: issuer = BASE_URL, every route under `/oauth/*`, opaque access tokens bound to
- * `${BASE_URL}/mcp`, rotating refresh tokens, open dynamic registration, PKCE S256 for every client, and
- * all state in PostgreSQL. Several oidc-provider defaults break real MCP clients or are unsafe for us; each
+ * `${BASE_URL}/mcp` or `${BASE_URL}/api` (or to `${BASE_URL}`, valid on both, when no resource was named),
+ * rotating refresh tokens, open dynamic registration, PKCE S256 for every client, and all state in
+ * PostgreSQL. Several oidc-provider defaults break real MCP clients or are unsafe for us; each
  * override below says which.
  */
 export function createOidcProvider(options: OidcProviderOptions): Provider {
-  const resource = mcpResourceUrl(options.baseUrl);
+  const resources = resourceNames.map((name) => resourceUrl(options.baseUrl, name));
+  const everyResource = options.baseUrl.replace(/\/+$/, '');
   const basePath = new URL(options.baseUrl).pathname.replace(/\/+$/, '');
 
   const configuration: Configuration = {
@@ -114,12 +116,23 @@ export function createOidcProvider(options: OidcProviderOptions): Provider {
       rpInitiatedLogout: { enabled: false },
       resourceIndicators: {
         enabled: true,
-        // Clients that send no `resource` still get a token for the tool server instead of a bare error.
-        defaultResource: (_ctx, _client, oneOf) => (oneOf ? (oneOf[0] ?? resource) : resource),
+        // An authorization that names no resource (older clients, Host Tools integrations) is granted for
+        // every resource, and for BASE_URL standing for all of them. Its token exchange may then narrow
+        // to one resource by naming it; naming none gets a token bound to BASE_URL, which both resource
+        // servers accept (PRODUCT.md, Bearer tokens). Several requested elsewhere: the first.
+        defaultResource: (_ctx, _client, oneOf) => {
+          if (oneOf === undefined) return [everyResource, ...resources];
+          return oneOf.includes(everyResource) ? everyResource : (oneOf[0] ?? everyResource);
+        },
         useGrantedResource: () => true,
         getResourceServerInfo(ctx, indicator, client) {
-          if (canonicalResource(indicator) !== resource) {
-            throw new errors.InvalidTarget(`This server issues tokens only for the resource ${resource}.`);
+          const audience = canonicalResource(indicator);
+          // BASE_URL itself is the audience of a token asked for with no resource (see defaultResource);
+          // oidc-provider puts that default in the request, so a client naming BASE_URL gets the same.
+          if (!resources.includes(audience) && audience !== everyResource) {
+            throw new errors.InvalidTarget(
+              `This server issues tokens only for the resources ${resources.join(' and ')}.`,
+            );
           }
           // A client that registered `scope` can ask for, and be granted, no more than that; without a
           // `scope` parameter it asks for exactly that (PRODUCT.md, Bearer tokens).
@@ -127,7 +140,7 @@ export function createOidcProvider(options: OidcProviderOptions): Provider {
           assertSomeAllowedScope(ctx, allowed);
           return {
             scope: allowed.join(' '),
-            audience: resource,
+            audience,
             accessTokenFormat: 'opaque',
             accessTokenTTL: tokenLifetimes.accessToken,
           };

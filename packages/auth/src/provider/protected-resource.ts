@@ -1,7 +1,7 @@
 import { allScopes } from '@innkeep/domain';
-import { mcpResourceUrl } from './resource.ts';
+import { type ResourceName, resourceUrl } from './resource.ts';
 
-/** The OAuth Protected Resource Metadata document (RFC 9728) of the tool server. */
+/** The OAuth Protected Resource Metadata document (RFC 9728) of one resource server. */
 export interface ProtectedResourceMetadata {
   readonly resource: string;
   readonly authorization_servers: readonly string[];
@@ -10,21 +10,29 @@ export interface ProtectedResourceMetadata {
   readonly resource_name: string;
 }
 
-/** The path-inserted metadata URL for `/mcp`, which `/mcp` names in its `WWW-Authenticate` challenges. */
-export function protectedResourceMetadataUrl(baseUrl: string): string {
+/**
+ * The path-inserted metadata URL of the resource `name` (RFC 9728 §3.1), which that resource names in its
+ * `WWW-Authenticate` challenges: `{origin}/.well-known/oauth-protected-resource{basePath}/<name>`.
+ */
+export function protectedResourceMetadataUrl(baseUrl: string, name: ResourceName = 'mcp'): string {
   const base = new URL(baseUrl.replace(/\/+$/, ''));
   const path = base.pathname.replace(/\/+$/, '');
-  return `${base.origin}/.well-known/oauth-protected-resource${path}/mcp`;
+  return `${base.origin}/.well-known/oauth-protected-resource${path}/${name}`;
 }
 
 /**
- * What an MCP client reads first: `/mcp` is protected by the authorization server at BASE_URL, with
- * these scopes, and takes tokens only in the Authorization header.
+ * What a client reads first: the resource `name` is protected by the authorization server at
+ * `authorizationServer` (BASE_URL unless given), with these scopes, and takes tokens only in the
+ * Authorization header.
  */
-export function protectedResourceMetadata(baseUrl: string): ProtectedResourceMetadata {
+export function protectedResourceMetadata(
+  baseUrl: string,
+  name: ResourceName = 'mcp',
+  authorizationServer: string = baseUrl,
+): ProtectedResourceMetadata {
   return {
-    resource: mcpResourceUrl(baseUrl),
-    authorization_servers: [baseUrl.replace(/\/+$/, '')],
+    resource: resourceUrl(baseUrl, name),
+    authorization_servers: [authorizationServer.replace(/\/+$/, '')],
     scopes_supported: [...allScopes],
     bearer_methods_supported: ['header'],
     resource_name: 'Innkeep',

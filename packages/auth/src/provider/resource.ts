@@ -1,11 +1,32 @@
 import { allScopes } from '@innkeep/domain';
 
-/** The OpenID scopes oidc-provider knows itself; everything else is a resource scope of `/mcp`. */
+/** The OpenID scopes oidc-provider knows itself; everything else is a resource scope of `/mcp` and `/api`. */
 export const openIdScopes: readonly string[] = ['openid', 'offline_access'];
 
-/** The MCP endpoint, which is also the audience of every access token: `${baseUrl}/mcp`. */
+/** The protected resources Innkeep serves under BASE_URL: the MCP endpoint and the REST API. */
+export type ResourceName = 'mcp' | 'api';
+
+/** Every {@link ResourceName}, in the order the authorization server names them. */
+export const resourceNames: readonly ResourceName[] = ['mcp', 'api'];
+
+/** The resource indicator, and token audience, of the resource `name`: `${baseUrl}/<name>`. */
+export function resourceUrl(baseUrl: string, name: ResourceName): string {
+  return `${baseUrl.replace(/\/+$/, '')}/${name}`;
+}
+
+/** The MCP endpoint's resource indicator and token audience: `${baseUrl}/mcp`. */
 export function mcpResourceUrl(baseUrl: string): string {
-  return `${baseUrl.replace(/\/+$/, '')}/mcp`;
+  return resourceUrl(baseUrl, 'mcp');
+}
+
+/**
+ * The audiences a resource server accepts for `resource` (`{base}/<name>`): tokens bound to it, and tokens
+ * bound to `{base}` itself, which is what a client gets that asked with no resource indicator (PRODUCT.md:
+ * such a token works on `/mcp` and on `/api`). One marker rather than an audience array, because
+ * oidc-provider gives a token one audience, and so the verifier compares one string.
+ */
+export function acceptedAudiences(resource: string): readonly string[] {
+  return [resource, resource.replace(/\/[^/]*$/, '')];
 }
 
 /**

@@ -11,6 +11,7 @@ import type { Kysely } from 'kysely';
 import { findLiveAccessToken, touchGrant } from '../postgres/access-tokens.ts';
 import type { AuthDatabase } from '../postgres/database.ts';
 import { tokenDigest } from '../postgres/token-hash.ts';
+import { acceptedAudiences } from '../provider/resource.ts';
 import { type AuthNotifications, parseAuthNotification } from './auth-notifications.ts';
 import { VerificationCache } from './verification-cache.ts';
 
@@ -61,7 +62,10 @@ export interface AccessTokenCacheOptions {
 /** What {@link createAccessTokenVerifier} needs. */
 export interface AccessTokenVerifierOptions {
   readonly db: Kysely<AuthDatabase>;
-  /** The audience tokens must carry, e.g. `${BASE_URL}/mcp`. */
+  /**
+   * The resource guarded, e.g. `${BASE_URL}/mcp`: tokens must be bound to it, or to `${BASE_URL}` (asked
+   * for without a resource indicator, so valid on every resource).
+   */
   readonly resource: string;
   /** Defaults to the system clock; tests pass a fixed one. */
   readonly clock?: Clock;
@@ -92,7 +96,8 @@ const defaultCacheLimits = { maxEntries: 10_000, maxAgeMs: 30_000 };
  * are current in this sense.
  */
 export function createAccessTokenVerifier(options: AccessTokenVerifierOptions): ClosableAccessTokenVerifier {
-  const { db, resource } = options;
+  const { db } = options;
+  const audiences = acceptedAudiences(options.resource);
   const clock = options.clock ?? systemClock;
   const cacheOptions = options.cache;
   const cache =
@@ -132,7 +137,7 @@ export function createAccessTokenVerifier(options: AccessTokenVerifierOptions): 
       }
       // Read before the query: a notification that arrives while it runs means its answer may be stale.
       const epoch = cache?.epoch ?? 0;
-      const row = await findLiveAccessToken(db, digest, resource, now);
+      const row = await findLiveAccessToken(db, digest, audiences, now);
       if (row === undefined) return null;
       const touch =
         row.grantLastUsedAt === null || now.getTime() - row.grantLastUsedAt.getTime() >= lastUsedResolutionMs;

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
 import {
@@ -10,6 +9,7 @@ import {
   type IssuedAuthToken,
   type Principal,
   passwordSchema,
+  reportInternalFailure,
 } from '@innkeep/domain';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -93,6 +93,10 @@ async function registerAccountPages(app: FastifyInstance, options: AccountPagesO
       sessions.clearCookie(reply);
       return null;
     }
+    // From here on the request's log lines, "request completed" among them, say whose request it was.
+    const whose = { accountId: principal.accountId, userId: principal.userId };
+    request.log = request.log.child(whose);
+    reply.log = reply.log.child(whose);
     return { principal, session };
   }
 
@@ -166,8 +170,10 @@ async function registerAccountPages(app: FastifyInstance, options: AccountPagesO
         }),
       );
     }
-    const reference = randomUUID();
-    request.log.error({ err: error, reference }, 'Account page failed');
+    // People read a page, not a model: the page's own words, with the reference every adapter uses.
+    const { reference } = reportInternalFailure(error, (failureReference, cause) =>
+      request.log.error({ err: cause, reference: failureReference }, 'Account page failed'),
+    );
     return sendPage(
       reply,
       500,

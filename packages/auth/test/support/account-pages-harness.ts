@@ -1,6 +1,6 @@
 import type { Clock, IdentityUseCases, OperatorUseCases } from '@innkeep/domain';
-import { createIdentityUseCases, createOperatorUseCases } from '@innkeep/domain/postgres';
-import type { TestDatabaseKind } from '@innkeep/domain/testing';
+import { createIdentityUseCases, createOperatorUseCases } from '@innkeep/storage';
+import type { TestDatabaseKind } from '@innkeep/storage/testing';
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
 import type { Kysely } from 'kysely';
 import { withAuthTables } from '../../src/postgres/auth-database.ts';

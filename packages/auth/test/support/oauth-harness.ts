@@ -1,15 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import type { Clock, IdentityUseCases, OperatorUseCases } from '@innkeep/domain';
-import { createIdentityUseCases, createOperatorUseCases } from '@innkeep/domain/postgres';
-import type { TestDatabaseKind } from '@innkeep/domain/testing';
+import { createIdentityUseCases, createOperatorUseCases } from '@innkeep/storage';
+import type { TestDatabaseKind } from '@innkeep/storage/testing';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import { withAuthTables } from '../../src/postgres/auth-database.ts';
 import type { AuthDatabase } from '../../src/postgres/database.ts';
 import { authorizationServer } from '../../src/provider/authorization-server.ts';
+import { type ResourceName, resourceUrl } from '../../src/provider/resource.ts';
 import { generateSigningKey, type SigningKey } from '../../src/provider/signing-keys.ts';
+import { createAccessTokenVerifier } from '../../src/resource-server/access-token-verifier.ts';
+import { resourceServer } from '../../src/resource-server/resource-server.ts';
 import {
   authorizeInBrowser,
   authorizeUrl,
@@ -169,6 +172,7 @@ export async function startServer(
     refreshTokenGraceSeconds?: number;
     registrationRateLimit?: { max: number; timeWindowMs: number };
     redis?: Redis;
+    resourceServers?: readonly ResourceName[];
   } = {},
 ): Promise<RunningServer> {
   const port = options.port ?? (await freePort());
@@ -187,6 +191,8 @@ export async function buildServerApp(
     refreshTokenGraceSeconds?: number;
     registrationRateLimit?: { max: number; timeWindowMs: number };
     redis?: Redis;
+    /** Resource servers mounted next to it, as the apps mount them; each serves its metadata. */
+    resourceServers?: readonly ResourceName[];
   },
 ): Promise<FastifyInstance> {
   const app = Fastify({ logger: false });
@@ -204,6 +210,21 @@ export async function buildServerApp(
     registrationRateLimit: options.registrationRateLimit ?? { max: 10_000, timeWindowMs: 60_000 },
     redis: options.redis,
   });
+  for (const resource of options.resourceServers ?? []) {
+    await app.register(async (scope) => {
+      await scope.register(resourceServer, {
+        baseUrl: options.baseUrl,
+        resource,
+        verifier: createAccessTokenVerifier({
+          db: world.db,
+          resource: resourceUrl(options.baseUrl, resource),
+          clock: world.clock,
+        }),
+        metadataAtWellKnownRoot: resource === 'mcp',
+        refuse: (_request, reply, refusal) => reply.send({ message: refusal.message, code: refusal.code }),
+      });
+    });
+  }
   return app;
 }
 

@@ -1,25 +1,21 @@
 // The tools, resources and prompts the MCP conformance suite (0.1.16, server mode) calls, as its reference
 // "everything server" serves them (conformance repo, examples/servers/typescript/README.md). Innkeep serves
-// them only when a test passes them to the dispatcher; they are declared with Innkeep's own definition types.
+// them only when a test wraps its dispatcher in `servingFixtures`; they are declared with Innkeep's own
+// definition types.
 // Left out on purpose: the fixtures that need a server-to-client message (logging, progress, sampling,
 // elicitation) or a subscription, which a stateless server answering JSON cannot send; see
 // ../conformance-baseline.yml.
 
 import { DomainError } from '@innkeep/domain';
 import {
-  defineTool,
   type ListedResourceDefinition,
-  type McpDispatcherDeps,
   type PromptDefinition,
   type ResourceTemplateDefinition,
   readOnly,
+  type ToolDefinition,
 } from '@innkeep/mcp-tools';
 import { z } from 'zod';
-
-/** What the dispatcher's `fixtures` option takes. */
-export type McpFixtures = NonNullable<McpDispatcherDeps['fixtures']>;
-/** A block of content in a tool result or prompt message. */
-type McpContentBlock = NonNullable<NonNullable<McpFixtures['tools']>[number]['content']>[number];
+import type { McpContentBlock, McpFixtures } from './fixture-dispatcher.ts';
 
 /** A 1×1 red PNG. */
 const redPixelPng =
@@ -30,17 +26,24 @@ const silentWav = 'UklGRigAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQQAAAAAA
 const noInput = z.object({}).strict();
 const noOutput = z.object({}).strict();
 
+/**
+ * A fixture tool, resolved as Innkeep's own are but with no operation behind it: the suite's fixtures are
+ * MCP-only and belong to no transport-neutral use case. Needs no scope and only reads.
+ */
+function fixtureTool<Output extends z.ZodObject>(
+  tool: Pick<ToolDefinition<typeof noInput, Output>, 'name' | 'title' | 'description' | 'output' | 'handler'>,
+): ToolDefinition<typeof noInput, Output> {
+  return { ...tool, scopes: [], input: noInput, annotations: readOnly };
+}
+
 /** A fixture tool without arguments or output, showing `content` when called. */
 function contentTool(name: string, title: string, content: readonly McpContentBlock[]) {
   return {
-    ...defineTool({
+    ...fixtureTool({
       name,
       title,
       description: `Conformance fixture: ${title.toLowerCase()}.`,
-      scopes: [],
-      input: noInput,
       output: noOutput,
-      annotations: readOnly,
       handler: async () => ({}),
     }),
     content,
@@ -53,14 +56,11 @@ const simpleText = 'This is a simple text response for testing.';
 export const conformanceFixtures: McpFixtures = {
   tools: [
     {
-      ...defineTool({
+      ...fixtureTool({
         name: 'test_simple_text',
         title: 'Simple text',
         description: 'Conformance fixture: answers one line of text.',
-        scopes: [],
-        input: noInput,
         output: z.object({ text: z.string().describe('The line.') }),
-        annotations: readOnly,
         handler: async () => ({ text: simpleText }),
       }),
       content: [{ type: 'text', text: simpleText }],
@@ -93,14 +93,11 @@ export const conformanceFixtures: McpFixtures = {
         },
       },
     ]),
-    defineTool({
+    fixtureTool({
       name: 'test_error_handling',
       title: 'Error handling',
       description: 'Conformance fixture: always fails, as a tool result with isError.',
-      scopes: [],
-      input: noInput,
       output: noOutput,
-      annotations: readOnly,
       handler: async () => {
         throw new DomainError('failed_precondition', 'This tool intentionally returns an error for testing');
       },

@@ -8,18 +8,15 @@ import {
   withAuthTables,
 } from '@innkeep/auth';
 import { obtainAccessToken, openAuthTestDatabase } from '@innkeep/auth/testing';
+import { demoLogin, seedDemoData } from '@innkeep/demo';
 import type { Clock, OperatorUseCases } from '@innkeep/domain';
-import { demoLogin, seedDemoData } from '@innkeep/domain/demo';
-import {
-  createIdentityUseCases,
-  createOperatorUseCases,
-  createPostgresDomain,
-} from '@innkeep/domain/postgres';
-import type { TestDatabaseKind } from '@innkeep/domain/testing';
-import { innkeepServerInfo, type McpDispatcherDeps } from '@innkeep/mcp-tools';
+import { innkeepServerInfo } from '@innkeep/mcp-tools';
+import { createIdentityUseCases, createOperatorUseCases, createPostgresDomain } from '@innkeep/storage';
+import type { TestDatabaseKind } from '@innkeep/storage/testing';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { mcpRoute } from '../../src/mcp-route.ts';
+import { type McpFixtures, servingFixtures } from './fixture-dispatcher.ts';
 
 /** A clock at real time plus an offset the test may move either way (the provider checks real time). */
 export interface MovableClock extends Clock {
@@ -98,7 +95,7 @@ export interface AppOptions {
   /** The instance's own connection to the world's database (default: the world's). */
   readonly db?: McpWorld['db'];
   /** Test-only tools, resources and prompts served after Innkeep's own (the conformance suite's). */
-  readonly fixtures?: McpDispatcherDeps['fixtures'];
+  readonly fixtures?: McpFixtures;
 }
 
 /**
@@ -121,13 +118,18 @@ export async function startApp(world: McpWorld, options: AppOptions = {}): Promi
     clock: world.clock,
     registrationRateLimit: { max: 10_000, timeWindowMs: 60_000 },
   });
+  const domain = createPostgresDomain({ db, clock: world.clock });
+  const report = (reference: string, cause: unknown) => world.reported.push({ reference, cause });
   await app.register(mcpRoute, {
     dispatcher: {
-      domain: createPostgresDomain({ db, clock: world.clock }),
+      domain,
       clock: world.clock,
       serverInfo: innkeepServerInfo,
-      report: (reference, cause) => world.reported.push({ reference, cause }),
-      fixtures: options.fixtures,
+      report,
+      wrap:
+        options.fixtures === undefined
+          ? undefined
+          : servingFixtures(options.fixtures, { domain, clock: world.clock, report }),
     },
     verifier: createAccessTokenVerifier({
       db,

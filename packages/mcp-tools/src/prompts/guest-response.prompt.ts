@@ -1,4 +1,5 @@
 import { type Message, reservationIdSchema } from '@innkeep/domain';
+import { getListingOperation, getReservationOperation } from '@innkeep/operations';
 import { z } from 'zod';
 import { latestGuestMessage, readThread } from './guest-thread.ts';
 import { definePrompt } from './prompt-definition.ts';
@@ -48,10 +49,9 @@ export const guestResponsePrompt = definePrompt({
   scopes: ['reservations:read', 'messages:read', 'listings:read'],
   args,
   async handler({ reservationId, intent }, context) {
-    const { actor, domain } = context;
-    const stay = await domain.reservations.get(actor, reservationId);
+    const stay = await getReservationOperation.run({ reservationId }, context);
     const [listing, conversation] = await Promise.all([
-      domain.listings.get(actor, stay.listingId),
+      getListingOperation.run({ listingId: stay.listingId }, context),
       readThread(context, stay.id, maxConversationMessages),
     ]);
     const latest = latestGuestMessage(conversation.messages);

@@ -16,6 +16,7 @@ import {
   type PricingRule,
   type Reservation,
 } from '@innkeep/domain';
+import { getListingOperation } from '@innkeep/operations';
 import { z } from 'zod';
 import { collectPages } from '../resources/collect-pages.ts';
 import { maxResourceCalendarDays } from '../resources/resource-definition.ts';
@@ -76,7 +77,7 @@ export const pricingReviewPrompt = definePrompt({
   args,
   async handler({ listingId, startDate: requestedStart, endDate: requestedEnd }, context) {
     const { actor, domain, clock } = context;
-    const only = listingId === undefined ? undefined : await domain.listings.get(actor, listingId);
+    const only = listingId === undefined ? undefined : await getListingOperation.run({ listingId }, context);
     const timeZone = only?.timeZone ?? (await domain.identity.getUser(actor)).account.timeZone;
     const today = localDateIn(timeZone, clock.now());
     const startDate = requestedStart ?? today;

@@ -8,6 +8,7 @@ import {
   reservationIdSchema,
   type Scope,
 } from '@innkeep/domain';
+import { getListingOperation, getReservationOperation, getUserOperation } from '@innkeep/operations';
 import { z } from 'zod';
 import type { ToolContext } from '../tool-definition.ts';
 import { collectPages } from './collect-pages.ts';
@@ -63,7 +64,7 @@ const userResource: ListedResourceDefinition = {
     '"today" is for briefings) or to explain why the service is unavailable. Same facts as get_user.',
   mimeType: 'application/json',
   scopes: ['user:read'],
-  read: async ({ actor, domain }) => JSON.stringify(await domain.identity.getUser(actor)),
+  read: async (context) => JSON.stringify(await getUserOperation.run({}, context)),
 };
 
 /** service://listings: a compact index of every listing. */
@@ -99,8 +100,8 @@ const listingTemplate = defineResourceTemplate({
   mimeType: 'application/json',
   scopes: ['listings:read'],
   params: z.object({ listingId: listingIdSchema }),
-  read: async ({ listingId }, { actor, domain }) =>
-    JSON.stringify(await domain.listings.get(actor, listingId)),
+  read: async ({ listingId }, context) =>
+    JSON.stringify(await getListingOperation.run({ listingId }, context)),
 });
 
 // Refinements run even when a date failed its format check; only measure ranges of real dates.
@@ -156,8 +157,8 @@ const reservationTemplate = defineResourceTemplate({
   mimeType: 'application/json',
   scopes: ['reservations:read'],
   params: z.object({ reservationId: reservationIdSchema }),
-  read: async ({ reservationId }, { actor, domain }) =>
-    JSON.stringify(await domain.reservations.get(actor, reservationId)),
+  read: async ({ reservationId }, context) =>
+    JSON.stringify(await getReservationOperation.run({ reservationId }, context)),
 });
 
 /** The resources resources/list shows, in order: exactly service://user and service://listings. */

@@ -1,5 +1,12 @@
-import { randomUUID } from 'node:crypto';
-import { type Actor, type Clock, DomainError, type InnkeepDomain, type Scope } from '@innkeep/domain';
+import {
+  type Actor,
+  type Clock,
+  DomainError,
+  errorCatalogue,
+  type InnkeepDomain,
+  reportInternalFailure,
+  type Scope,
+} from '@innkeep/domain';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
@@ -231,9 +238,9 @@ class SdkRequestError extends Error {
 }
 
 /**
- * A failure as the JSON-RPC error the SDK sends: a DomainError with its message (`not_found` as
- * `notFoundCode`, the rest as invalid params), anything else reported and replaced by a generic message
- * with a reference id, so driver text never reaches the client.
+ * A failure as the JSON-RPC error the SDK sends: a DomainError with its message and the wire table's code
+ * (`not_found` as `notFoundCode`), anything else reported and replaced by the generic message with a
+ * reference id, so driver text never reaches the client.
  */
 function asRequestError(
   thrown: unknown,
@@ -243,18 +250,13 @@ function asRequestError(
 ): SdkRequestError {
   if (thrown instanceof SdkRequestError) return thrown;
   if (thrown instanceof DomainError && thrown.code !== 'internal') {
-    const code = thrown.code === 'not_found' ? notFoundCode : jsonRpcErrorCodes.invalidParams;
+    const code = thrown.code === 'not_found' ? notFoundCode : errorCatalogue[thrown.code].jsonRpcCode;
     return new SdkRequestError(code, thrown.message, {
       ...data,
       code: thrown.code,
       ...(thrown.details === undefined ? {} : { details: thrown.details }),
     });
   }
-  const reference = randomUUID();
-  report(reference, thrown);
-  return new SdkRequestError(
-    jsonRpcErrorCodes.internalError,
-    `Something went wrong on Innkeep's side; nothing was changed. Reference: ${reference}.`,
-    { reference },
-  );
+  const { reference, message } = reportInternalFailure(thrown, report);
+  return new SdkRequestError(jsonRpcErrorCodes.internalError, message, { reference });
 }

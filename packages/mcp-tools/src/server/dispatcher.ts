@@ -1,25 +1,18 @@
-import { randomUUID } from 'node:crypto';
 import {
   type Actor,
   type Clock,
   DomainError,
+  errorCatalogue,
   type InnkeepDomain,
-  parseInput,
+  reportInternalFailure,
   type Scope,
 } from '@innkeep/domain';
 import { toolCatalogue, toolsByName } from '../catalogue.ts';
 import { type CompletionRef, complete, completionScopes } from '../completions/complete.ts';
 import { invokeTool } from '../invoke-tool.ts';
 import { getPrompt, promptScopes } from '../prompts/prompt-catalogue.ts';
-import type { PromptDefinition } from '../prompts/prompt-definition.ts';
-import {
-  type ListedResourceDefinition,
-  type ResourceTemplateDefinition,
-  readResource,
-  resourceScopes,
-} from '../resources/resource-definition.ts';
-import { compileUriTemplate, normalizeUri } from '../resources/uri-template.ts';
-import { missingScopes, type ToolContext, type ToolDefinition } from '../tool-definition.ts';
+import { readResource, resourceScopes } from '../resources/resource-definition.ts';
+import { missingScopes, type ToolContext } from '../tool-definition.ts';
 import {
   type JsonRpcId,
   type JsonRpcResponse,
@@ -64,8 +57,11 @@ export interface McpDispatcherDeps {
   readonly serverInfo: McpServerInfo;
   /** Receives every unexpected failure with the reference id the client is shown instead of the cause. */
   readonly report: (reference: string, cause: unknown) => void;
-  /** Test-only additions served after Innkeep's own; production passes none (see {@link McpFixtures}). */
-  readonly fixtures?: McpFixtures | undefined;
+  /**
+   * Wraps the dispatcher built here in one that serves more around it, e.g. a test serving tools and
+   * resources no product has beside Innkeep's. Production passes none.
+   */
+  readonly wrap?: ((innkeep: McpDispatcher) => McpDispatcher) | undefined;
   /**
    * Told of every call of a tool that exists, once it ran (the metrics count them): `error` when the result
    * is a tool error (bad arguments, a refusal, a failure). Calls of unknown tools are not told, so a client
@@ -79,42 +75,6 @@ export interface McpToolCallReport {
   readonly tool: string;
   readonly outcome: 'success' | 'error';
   readonly durationMs: number;
-}
-
-/** A block of content in a tool result or a prompt message. Innkeep's own tools and prompts send text only. */
-export type McpContentBlock =
-  | { readonly type: 'text'; readonly text: string }
-  | { readonly type: 'image' | 'audio'; readonly data: string; readonly mimeType: string }
-  | { readonly type: 'resource'; readonly resource: McpResourceContents };
-
-/** One resource's contents: text, or binary data as base64 `blob`. */
-export type McpResourceContents = { readonly uri: string; readonly mimeType: string } & (
-  | { readonly text: string }
-  | { readonly blob: string }
-);
-
-/** A fixture resource of fixed binary contents, declared like a listed resource otherwise. */
-export type McpBinaryResourceFixture = Omit<ListedResourceDefinition, 'mimeType' | 'read'> & {
-  readonly mimeType: string;
-  /** The contents, base64. */
-  readonly blob: string;
-};
-
-/**
- * Tools, resources and prompts served after Innkeep's own, for tests alone: the MCP conformance suite calls
- * fixtures no product has (`test_image_content`, `test://static-binary`, …). They are declared with the
- * product's definition types and listed, scoped and validated the same way; the optional extras carry
- * content Innkeep itself never sends. Nothing in configuration sets them: only a test passes them.
- */
-export interface McpFixtures {
-  /** Tools; a successful call shows `content`, when given, instead of the output's JSON text. */
-  readonly tools?: readonly (ToolDefinition & { readonly content?: readonly McpContentBlock[] })[];
-  readonly resources?: readonly (ListedResourceDefinition | McpBinaryResourceFixture)[];
-  readonly resourceTemplates?: readonly ResourceTemplateDefinition[];
-  /** Prompts; the `attachments` of the parsed arguments go out as user messages before the handler's. */
-  readonly prompts?: readonly (PromptDefinition & {
-    attachments?(args: Readonly<Record<string, unknown>>): readonly McpContentBlock[];
-  })[];
 }
 
 /** Answers single MCP JSON-RPC messages; holds no state between them, so any instance can answer any. */
@@ -167,12 +127,11 @@ const maxEchoedChars = 200;
  * grant does not cover answer no values rather than an error, so typing never triggers re-consent.
  */
 export function createMcpDispatcher(deps: McpDispatcherDeps): McpDispatcher {
-  const fixtures = indexFixtures(deps.fixtures ?? {});
   const lists = {
-    tools: toolsListResult([...toolCatalogue, ...fixtures.tools.values()]),
-    resources: appended(resourcesListResult(), 'resources', fixtures.listedResources),
-    templates: appended(resourceTemplatesListResult(), 'resourceTemplates', fixtures.listedTemplates),
-    prompts: appended(promptsListResult(), 'prompts', fixtures.listedPrompts),
+    tools: toolsListResult(toolCatalogue),
+    resources: resourcesListResult(),
+    templates: resourceTemplatesListResult(),
+    prompts: promptsListResult(),
   };
   const serverInfo = { ...deps.serverInfo };
   const initializeResults = Object.fromEntries(
@@ -202,8 +161,7 @@ export function createMcpDispatcher(deps: McpDispatcherDeps): McpDispatcher {
       'tools/call',
       async (params, caller) => {
         const name = requireString(params, 'name', 'the name of a tool from tools/list');
-        const fixture = toolsByName.has(name) ? undefined : fixtures.tools.get(name);
-        const tool = toolsByName.get(name) ?? fixture;
+        const tool = toolsByName.get(name);
         if (tool === undefined) {
           throw new JsonRpcFailure(
             jsonRpcErrorCodes.invalidParams,
@@ -220,19 +178,16 @@ export function createMcpDispatcher(deps: McpDispatcherDeps): McpDispatcher {
           durationMs: performance.now() - startedAt,
         });
         if (result.isError === true) return { result };
-        if (fixture?.content === undefined) return { precomputed: precomputedToolSuccess(result) };
-        return { result: { ...result, content: fixture.content } };
+        return { precomputed: precomputedToolSuccess(result) };
       },
     ],
     [
       'resources/read',
       async (params, caller) => {
         const uri = requireString(params, 'uri', 'the URI of a resource, e.g. service://listings');
-        const fixture = resourceScopes(uri) === null ? fixtures.resource(uri) : null;
-        assertGranted(fixture?.scopes ?? resourceScopes(uri) ?? noScopes, caller, uri);
+        assertGranted(resourceScopes(uri) ?? noScopes, caller, uri);
         try {
-          const context = contextFor(caller);
-          return { result: await (fixture === null ? readResource(uri, context) : fixture.read(context)) };
+          return { result: await readResource(uri, contextFor(caller)) };
         } catch (thrown) {
           throw fromDomainError(thrown, jsonRpcErrorCodes.resourceNotFound, { uri: echo(uri) });
         }
@@ -242,18 +197,8 @@ export function createMcpDispatcher(deps: McpDispatcherDeps): McpDispatcher {
       'prompts/get',
       async (params, caller) => {
         const name = requireString(params, 'name', 'the name of a prompt from prompts/list');
-        const fixture = promptScopes(name) === null ? fixtures.prompts.get(name) : undefined;
-        assertGranted(fixture?.scopes ?? promptScopes(name) ?? noScopes, caller, `the prompt ${echo(name)}`);
+        assertGranted(promptScopes(name) ?? noScopes, caller, `the prompt ${echo(name)}`);
         try {
-          if (fixture !== undefined) {
-            const args = parseInput(fixture.args, params.arguments ?? {});
-            const filled = await fixture.handler(args, contextFor(caller));
-            const attached = (fixture.attachments?.(args) ?? []).map((content) => ({
-              role: 'user',
-              content,
-            }));
-            return { result: { ...filled, messages: [...attached, ...filled.messages] } };
-          }
           return { result: await getPrompt(name, params.arguments, contextFor(caller)) };
         } catch (thrown) {
           throw fromDomainError(thrown, jsonRpcErrorCodes.invalidParams, { name: echo(name) });
@@ -268,14 +213,6 @@ export function createMcpDispatcher(deps: McpDispatcherDeps): McpDispatcher {
         const scopes = completionScopes(ref, argument.name);
         if (scopes !== null && missingScopes({ scopes }, caller.scopes).length > 0) {
           return { result: noCompletion };
-        }
-        const fixtureArguments = scopes === null ? fixtures.argumentsOf(ref) : null;
-        if (fixtureArguments !== null) {
-          if (fixtureArguments.includes(argument.name)) return { result: noCompletion };
-          throw new JsonRpcFailure(
-            jsonRpcErrorCodes.invalidParams,
-            `There is no argument ${echo(argument.name)} to complete; it has ${fixtureArguments.join(', ') || 'none'}.`,
-          );
         }
         try {
           return { result: { completion: await complete(ref, argument, contextFor(caller)) } };
@@ -309,18 +246,12 @@ export function createMcpDispatcher(deps: McpDispatcherDeps): McpDispatcher {
         : jsonRpcResult(id, reply.result);
     } catch (thrown) {
       if (thrown instanceof JsonRpcFailure) return jsonRpcError(id, thrown.code, thrown.message, thrown.data);
-      const reference = randomUUID();
-      deps.report(reference, thrown);
-      return jsonRpcError(
-        id,
-        jsonRpcErrorCodes.internalError,
-        `Something went wrong on Innkeep's side; nothing was changed. Reference: ${reference}.`,
-        { reference },
-      );
+      const { reference, message } = reportInternalFailure(thrown, deps.report);
+      return jsonRpcError(id, jsonRpcErrorCodes.internalError, message, { reference });
     }
   }
 
-  return {
+  const innkeep: McpDispatcher = {
     async handle(message, caller) {
       const outcome = await dispatch(message, caller);
       if (outcome === null || outcome.jsonrpc !== undefined) return outcome;
@@ -333,97 +264,7 @@ export function createMcpDispatcher(deps: McpDispatcherDeps): McpDispatcher {
       return `{"jsonrpc":"2.0","id":${JSON.stringify(outcome.id)},"result":${outcome.precomputed.json}}`;
     },
   };
-}
-
-/** What reading one fixture resource needs: the scopes to check, and the reader. */
-interface FixtureRead {
-  readonly scopes: readonly Scope[];
-  read(context: ToolContext): Promise<{ contents: McpResourceContents[] }>;
-}
-
-/** The fixtures by name and URI, and their list entries shaped as Innkeep's own are. */
-function indexFixtures(fixtures: McpFixtures) {
-  const resources = new Map(
-    (fixtures.resources ?? []).map((resource) => [normalizeUri(resource.uri), resource]),
-  );
-  const templates = (fixtures.resourceTemplates ?? []).map((definition) => ({
-    definition,
-    matcher: compileUriTemplate(definition.uriTemplate),
-  }));
-  const prompts = new Map((fixtures.prompts ?? []).map((prompt) => [prompt.name, prompt]));
-  return {
-    tools: new Map((fixtures.tools ?? []).map((tool) => [tool.name, tool])),
-    prompts,
-    listedResources: [...resources.values()].map(({ uri, name, title, description, mimeType }) => ({
-      uri,
-      name,
-      title,
-      description,
-      mimeType,
-    })),
-    listedTemplates: templates.map(({ definition: { uriTemplate, name, title, description, mimeType } }) => ({
-      uriTemplate,
-      name,
-      title,
-      description,
-      mimeType,
-    })),
-    listedPrompts: [...prompts.values()].map(({ name, title, description, arguments: promptArguments }) => ({
-      name,
-      title,
-      description,
-      arguments: promptArguments.map((argument) => ({ ...argument })),
-    })),
-    /** The fixture resource or template expansion `uri` names; null when none does. */
-    resource(uri: string): FixtureRead | null {
-      const listed = resources.get(normalizeUri(uri));
-      if (listed !== undefined) {
-        return {
-          scopes: listed.scopes,
-          read: async (context) => ({
-            contents: [
-              'blob' in listed
-                ? { uri, mimeType: listed.mimeType, blob: listed.blob }
-                : { uri, mimeType: listed.mimeType, text: await listed.read(context) },
-            ],
-          }),
-        };
-      }
-      for (const { definition, matcher } of templates) {
-        const variables = matcher.match(uri);
-        if (variables === null) continue;
-        return {
-          scopes: definition.scopes,
-          read: async (context) => ({
-            contents: [
-              {
-                uri,
-                mimeType: definition.mimeType,
-                text: await definition.read(parseInput(definition.params, variables), context),
-              },
-            ],
-          }),
-        };
-      }
-      return null;
-    },
-    /** The argument names of a fixture prompt or template `ref` names; null when it names no fixture. */
-    argumentsOf(ref: CompletionRef): readonly string[] | null {
-      if (ref.type === 'ref/prompt') {
-        return prompts.get(ref.name)?.arguments.map((argument) => argument.name) ?? null;
-      }
-      return (
-        templates.find(({ definition }) => definition.uriTemplate === ref.uri)?.matcher.variables ?? null
-      );
-    },
-  };
-}
-
-/** `list` with `extra` entries after its own under `key`; `list` itself when there are none. */
-function appended(list: PrecomputedResult, key: string, extra: readonly object[]): PrecomputedResult {
-  if (extra.length === 0) return list;
-  const own = list.result[key];
-  return precompute({ [key]: [...(Array.isArray(own) ? own : []), ...extra] });
+  return deps.wrap?.(innkeep) ?? innkeep;
 }
 
 /**
@@ -516,22 +357,13 @@ function assertGranted(scopes: readonly Scope[], caller: McpCaller, what: string
 }
 
 /**
- * A domain failure as a JSON-RPC error: `not_found` as `notFoundCode`, refusals with their own codes, every
- * other failure the caller can act on as invalid params; the domain's code and details ride in `data`.
- * Anything that is not a DomainError (or is an `internal` one) is rethrown, to be reported.
+ * A domain failure as a JSON-RPC error with the wire table's code (`not_found` as `notFoundCode`, which
+ * resources/read sets to MCP's own); the domain's code and details ride in `data`. Anything that is not a
+ * DomainError (or is an `internal` one) is rethrown, to be reported.
  */
 function fromDomainError(thrown: unknown, notFoundCode: number, data: Record<string, unknown>): unknown {
   if (!(thrown instanceof DomainError) || thrown.code === 'internal') return thrown;
-  const code =
-    thrown.code === 'not_found'
-      ? notFoundCode
-      : thrown.code === 'insufficient_scope'
-        ? jsonRpcErrorCodes.insufficientScope
-        : thrown.code === 'subscription_inactive'
-          ? jsonRpcErrorCodes.subscriptionInactive
-          : thrown.code === 'rate_limited'
-            ? jsonRpcErrorCodes.rateLimited
-            : jsonRpcErrorCodes.invalidParams;
+  const code = thrown.code === 'not_found' ? notFoundCode : errorCatalogue[thrown.code].jsonRpcCode;
   return new JsonRpcFailure(code, thrown.message, {
     ...data,
     code: thrown.code,

@@ -1,3 +1,5 @@
+import { errorCatalogue } from '@innkeep/domain';
+
 /** A JSON-RPC request id; MCP allows strings and numbers, never null. */
 export type JsonRpcId = string | number;
 
@@ -16,7 +18,8 @@ export type JsonRpcResponse =
 /**
  * Every JSON-RPC error code Innkeep's MCP endpoint answers with. The standard ones (-32700…-32603), MCP's
  * "resource not found" (-32002), and Innkeep's own in the implementation-defined range: refusals made by the
- * HTTP transport before a message is handled. Clients and docs read them from here.
+ * HTTP transport before a message is handled. Clients and docs read them from here; the codes of the domain's
+ * errors come from the wire table (`errorCatalogue`), so both always agree.
  */
 export const jsonRpcErrorCodes = {
   /** The body is not JSON. */
@@ -27,19 +30,19 @@ export const jsonRpcErrorCodes = {
   /** Unknown tool or prompt, a prompt's arguments wrong, a completion reference wrong, a bad cursor. */
   invalidParams: -32602,
   /** Something unexpected; the message carries a reference id and nothing else. */
-  internalError: -32603,
+  internalError: errorCatalogue.internal.jsonRpcCode,
   /** resources/read of a URI that names nothing; `data.uri` echoes it. */
   resourceNotFound: -32002,
   /** The HTTP request was refused before its message was read (Origin, protocol version, media type). */
   requestRefused: -32000,
   /** No usable access token (HTTP 401). */
-  unauthenticated: -32001,
+  unauthenticated: errorCatalogue.unauthenticated.jsonRpcCode,
   /** The account's subscription is not in good standing (HTTP 403). */
-  subscriptionInactive: -32010,
+  subscriptionInactive: errorCatalogue.subscription_inactive.jsonRpcCode,
   /** The grant lacks a scope the request needs (HTTP 403). */
-  insufficientScope: -32011,
+  insufficientScope: errorCatalogue.insufficient_scope.jsonRpcCode,
   /** Too many requests on one access token (HTTP 429). */
-  rateLimited: -32012,
+  rateLimited: errorCatalogue.rate_limited.jsonRpcCode,
 } as const;
 
 /** A successful response. */

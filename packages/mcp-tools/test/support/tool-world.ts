@@ -1,7 +1,7 @@
+import { demoLogin, seedDemoData } from '@innkeep/demo';
 import type { Actor, Clock } from '@innkeep/domain';
-import { demoLogin, seedDemoData } from '@innkeep/domain/demo';
-import { createOperatorUseCases, createPostgresDomain } from '@innkeep/domain/postgres';
-import { openTestDatabase, type TestDatabase, type TestDatabaseKind } from '@innkeep/domain/testing';
+import { createOperatorUseCases, createPostgresDomain } from '@innkeep/storage';
+import { openTestDatabase, type TestDatabase, type TestDatabaseKind } from '@innkeep/storage/testing';
 import { invokeTool } from '../../src/invoke-tool.ts';
 import type { ToolContext, ToolDefinition } from '../../src/tool-definition.ts';
 import type { ToolCallResult } from '../../src/tool-result.ts';

@@ -1,9 +1,9 @@
-import { channelAccountIdSchema, channelAccountSchema } from '@innkeep/domain';
-import { z } from 'zod';
-import { defineTool, readOnly } from '../../tool-definition.ts';
+import { getAccountOperation } from '@innkeep/operations';
+import { defineTool } from '../../tool-definition.ts';
 
 /** get_account: one connected channel account. */
 export const getAccountTool = defineTool({
+  operation: getAccountOperation,
   name: 'get_account',
   title: 'Get a connected channel account',
   description:
@@ -11,9 +11,4 @@ export const getAccountTool = defineTool({
     'channels[].channelAccountId): the channel, its name, connection type, health (connected, needs_reauth, ' +
     'disconnected or error), the last successful sync, the last error and how many listings are linked to it. ' +
     'Use it to explain why a listing stopped syncing; needs_reauth means the host must log in to the channel again.',
-  scopes: ['accounts:read'],
-  input: z.object({ channelAccountId: channelAccountIdSchema }),
-  output: channelAccountSchema,
-  annotations: readOnly,
-  handler: ({ channelAccountId }, { actor, domain }) => domain.channelAccounts.get(actor, channelAccountId),
 });

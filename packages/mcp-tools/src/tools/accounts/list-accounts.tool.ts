@@ -1,10 +1,9 @@
-import { channelAccountSchema, listChannelAccountsInputSchema } from '@innkeep/domain';
-import { pageOutput } from '../../page-output.ts';
-import { defineTool, readOnly } from '../../tool-definition.ts';
-import { fetchPageThatFits, modelLimit } from '../read-paging.ts';
+import { listAccountsOperation } from '@innkeep/operations';
+import { defineTool } from '../../tool-definition.ts';
 
 /** list_accounts: the host's connected channel accounts. */
 export const listAccountsTool = defineTool({
+  operation: listAccountsOperation,
   name: 'list_accounts',
   title: 'List connected channel accounts',
   description:
@@ -14,14 +13,4 @@ export const listAccountsTool = defineTool({
     'last error, and how many listings are linked to it. Use it when bookings, prices or messages seem not to ' +
     'reach a channel. These are channel connections, not Innkeep users; get_user describes the signed-in host. ' +
     'Returns up to limit (default 20) and nextCursor when more exist.',
-  scopes: ['accounts:read'],
-  input: listChannelAccountsInputSchema.extend({ limit: modelLimit('channel accounts') }),
-  output: pageOutput(channelAccountSchema),
-  annotations: readOnly,
-  handler: (input, { actor, domain }) =>
-    fetchPageThatFits(
-      input.limit,
-      (limit) => domain.channelAccounts.list(actor, { ...input, limit }),
-      (page) => page,
-    ),
 });

@@ -1,8 +1,10 @@
-import { adrStatsSchema, maxNightlyDetailNights, ratioStatsInputSchema } from '@innkeep/domain/analytics';
-import { defineTool, readOnly } from '../../tool-definition.ts';
+import { maxNightlyDetailNights } from '@innkeep/domain/analytics';
+import { getAdrStatsOperation } from '@innkeep/operations';
+import { defineTool } from '../../tool-definition.ts';
 
 /** get_adr_stats: average daily rate per currency and channel. */
 export const getAdrStatsTool = defineTool({
+  operation: getAdrStatsOperation,
   name: 'get_adr_stats',
   title: 'Average daily rate (ADR)',
   description:
@@ -12,9 +14,4 @@ export const getAdrStatsTool = defineTool({
     `to ${maxNightlyDetailNights} nights also the median nightly rate and weekday (Sun–Thu) vs weekend ` +
     '(Fri–Sat) ADR. ADR is gross of channel commission; get_channel_performance gives net ADR. null ADR ' +
     'means no booked nights. compareTo adds comparison periods with the changes.',
-  scopes: ['reservations:read'],
-  input: ratioStatsInputSchema,
-  output: adrStatsSchema,
-  annotations: readOnly,
-  handler: (input, { actor, domain }) => domain.analytics.getAdrStats(actor, input),
 });

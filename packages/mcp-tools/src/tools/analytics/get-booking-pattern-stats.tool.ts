@@ -1,8 +1,9 @@
-import { bookingPatternStatsInputSchema, bookingPatternStatsSchema } from '@innkeep/domain/analytics';
-import { defineTool, readOnly } from '../../tool-definition.ts';
+import { getBookingPatternStatsOperation } from '@innkeep/operations';
+import { defineTool } from '../../tool-definition.ts';
 
 /** get_booking_pattern_stats: how and when the period's check-ins were booked. */
 export const getBookingPatternStatsTool = defineTool({
+  operation: getBookingPatternStatsOperation,
   name: 'get_booking_pattern_stats',
   title: 'Booking patterns',
   description:
@@ -11,9 +12,4 @@ export const getBookingPatternStatsTool = defineTool({
     'median, buckets 1 … 28+ nights) and party sizes; plus occupancy per weekday of the stay night over the ' +
     'whole period. Dates are each listing’s own. Use it to set minimum stays, weekday prices or last-minute ' +
     'rules; for cancellations use get_cancellation_stats.',
-  scopes: ['reservations:read'],
-  input: bookingPatternStatsInputSchema,
-  output: bookingPatternStatsSchema,
-  annotations: readOnly,
-  handler: (input, { actor, domain }) => domain.analytics.getBookingPatternStats(actor, input),
 });

@@ -1,8 +1,9 @@
-import { cancellationStatsInputSchema, cancellationStatsSchema } from '@innkeep/domain/analytics';
-import { defineTool, readOnly } from '../../tool-definition.ts';
+import { getCancellationStatsOperation } from '@innkeep/operations';
+import { defineTool } from '../../tool-definition.ts';
 
 /** get_cancellation_stats: cancellation rates and their timing. */
 export const getCancellationStatsTool = defineTool({
+  operation: getCancellationStatsOperation,
   name: 'get_cancellation_stats',
   title: 'Cancellations',
   description:
@@ -11,9 +12,4 @@ export const getCancellationStatsTool = defineTool({
     'who cancelled (guest, host, channel); the rate per channel; days from cancellation to planned check-in ' +
     '(mean, median, buckets) and from booking to cancellation. Inquiries, requests, declined and expired ' +
     'reservations are left out. Says when the figures are not final because stays are still ahead.',
-  scopes: ['reservations:read'],
-  input: cancellationStatsInputSchema,
-  output: cancellationStatsSchema,
-  annotations: readOnly,
-  handler: (input, { actor, domain }) => domain.analytics.getCancellationStats(actor, input),
 });

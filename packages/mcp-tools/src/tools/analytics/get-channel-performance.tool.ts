@@ -1,8 +1,9 @@
-import { channelPerformanceInputSchema, channelPerformanceSchema } from '@innkeep/domain/analytics';
-import { defineTool, readOnly } from '../../tool-definition.ts';
+import { getChannelPerformanceOperation } from '@innkeep/operations';
+import { defineTool } from '../../tool-definition.ts';
 
 /** get_channel_performance: volume, price, commission and booking behaviour per channel. */
 export const getChannelPerformanceTool = defineTool({
+  operation: getChannelPerformanceOperation,
   name: 'get_channel_performance',
   title: 'Performance by channel',
   description:
@@ -12,9 +13,4 @@ export const getChannelPerformanceTool = defineTool({
     'effective rate) and effective commission (channel fees / total revenue); plus, for the stays due to ' +
     'check in during the period, reservations, average length of stay, mean and median lead time and the ' +
     'cancellation rate. Shares are always of all channels, also with a channel filter.',
-  scopes: ['reservations:read'],
-  input: channelPerformanceInputSchema,
-  output: channelPerformanceSchema,
-  annotations: readOnly,
-  handler: (input, { actor, domain }) => domain.analytics.getChannelPerformance(actor, input),
 });

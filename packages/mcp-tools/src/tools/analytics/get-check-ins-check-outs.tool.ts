@@ -1,8 +1,9 @@
-import { checkInsCheckOutsInputSchema, checkInsCheckOutsSchema } from '@innkeep/domain/analytics';
-import { defineTool, readOnly } from '../../tool-definition.ts';
+import { getCheckInsCheckOutsOperation } from '@innkeep/operations';
+import { defineTool } from '../../tool-definition.ts';
 
 /** get_check_ins_check_outs: arrivals, departures and stayovers per day, week or month. */
 export const getCheckInsCheckOutsTool = defineTool({
+  operation: getCheckInsCheckOutsOperation,
   name: 'get_check_ins_check_outs',
   title: 'Arrivals and departures',
   description:
@@ -11,9 +12,4 @@ export const getCheckInsCheckOutsTool = defineTool({
     'listReservations (periods up to 31 nights) also lists who arrives and leaves: reservation id, listing, ' +
     'guest first name, dates. Use it for "how many check-ins next week?" or operations planning; for the next ' +
     'arrivals from today use get_upcoming_reservations.',
-  scopes: ['reservations:read'],
-  input: checkInsCheckOutsInputSchema,
-  output: checkInsCheckOutsSchema,
-  annotations: readOnly,
-  handler: (input, { actor, domain }) => domain.analytics.getCheckInsCheckOuts(actor, input),
 });

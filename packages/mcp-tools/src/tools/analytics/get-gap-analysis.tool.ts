@@ -1,8 +1,9 @@
-import { gapAnalysisInputSchema, gapAnalysisSchema } from '@innkeep/domain/analytics';
-import { defineTool, readOnly } from '../../tool-definition.ts';
+import { getGapAnalysisOperation } from '@innkeep/operations';
+import { defineTool } from '../../tool-definition.ts';
 
 /** get_gap_analysis: open runs between bookings and orphan nights. */
 export const getGapAnalysisTool = defineTool({
+  operation: getGapAnalysisOperation,
   name: 'get_gap_analysis',
   title: 'Calendar gaps',
   description:
@@ -12,9 +13,4 @@ export const getGapAnalysisTool = defineTool({
     'past nights are lost, future ones still sellable, with orphan nights valued at listed prices per ' +
     'currency; then the soonest (or longest) gaps, bounded. Use it to decide where to lower minimum stays or ' +
     'discount orphan nights (set_availability, set_prices).',
-  scopes: ['reservations:read', 'calendar:read'],
-  input: gapAnalysisInputSchema,
-  output: gapAnalysisSchema,
-  annotations: readOnly,
-  handler: (input, { actor, domain }) => domain.analytics.getGapAnalysis(actor, input),
 });

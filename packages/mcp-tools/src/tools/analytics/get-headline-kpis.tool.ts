@@ -1,8 +1,9 @@
-import { headlineKpisInputSchema, headlineKpisSchema } from '@innkeep/domain/analytics';
-import { defineTool, readOnly } from '../../tool-definition.ts';
+import { getHeadlineKpisOperation } from '@innkeep/operations';
+import { defineTool } from '../../tool-definition.ts';
 
 /** get_headline_kpis: the KPI bundle of a period with previous-period and last-year comparisons. */
 export const getHeadlineKpisTool = defineTool({
+  operation: getHeadlineKpisOperation,
   name: 'get_headline_kpis',
   title: 'Headline KPIs',
   description:
@@ -16,9 +17,4 @@ export const getHeadlineKpisTool = defineTool({
     'across currencies; a ratio is null (with nullReasons) when its denominator is zero. For one figure in ' +
     'depth use get_occupancy_stats, get_revenue_stats, get_adr_stats or get_revpar_stats; for a trend, ' +
     'get_timeseries_stats.',
-  scopes: ['reservations:read', 'calendar:read'],
-  input: headlineKpisInputSchema,
-  output: headlineKpisSchema,
-  annotations: readOnly,
-  handler: (input, { actor, domain }) => domain.analytics.getHeadlineKpis(actor, input),
 });

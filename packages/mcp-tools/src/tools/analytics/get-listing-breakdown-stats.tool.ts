@@ -1,12 +1,10 @@
-import {
-  listingBreakdownInputSchema,
-  listingBreakdownSchema,
-  maxBreakdownRows,
-} from '@innkeep/domain/analytics';
-import { defineTool, readOnly } from '../../tool-definition.ts';
+import { maxBreakdownRows } from '@innkeep/domain/analytics';
+import { getListingBreakdownStatsOperation } from '@innkeep/operations';
+import { defineTool } from '../../tool-definition.ts';
 
 /** get_listing_breakdown_stats: performance per listing or listing group. */
 export const getListingBreakdownStatsTool = defineTool({
+  operation: getListingBreakdownStatsOperation,
   name: 'get_listing_breakdown_stats',
   title: 'Performance by listing',
   description:
@@ -16,9 +14,4 @@ export const getListingBreakdownStatsTool = defineTool({
     'currency) in order desc (default) or asc, cut to limit rows (default 25, at most ' +
     `${maxBreakdownRows}) with truncated and totalRows; totals cover the whole scope, each listing once. A ` +
     'group row adds up its listings (ratio of sums), so a listing in two groups counts in both rows.',
-  scopes: ['reservations:read', 'calendar:read'],
-  input: listingBreakdownInputSchema,
-  output: listingBreakdownSchema,
-  annotations: readOnly,
-  handler: (input, { actor, domain }) => domain.analytics.getListingBreakdownStats(actor, input),
 });

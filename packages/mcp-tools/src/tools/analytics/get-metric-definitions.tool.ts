@@ -1,8 +1,9 @@
-import { metricDefinitionsInputSchema, metricDefinitionsResultSchema } from '@innkeep/domain/analytics';
-import { defineTool, readOnly } from '../../tool-definition.ts';
+import { getMetricDefinitionsOperation } from '@innkeep/operations';
+import { defineTool } from '../../tool-definition.ts';
 
 /** get_metric_definitions: how every analytics figure is defined and computed. */
 export const getMetricDefinitionsTool = defineTool({
+  operation: getMetricDefinitionsOperation,
   name: 'get_metric_definitions',
   title: 'Metric definitions',
   description:
@@ -12,9 +13,4 @@ export const getMetricDefinitionsTool = defineTool({
     'data notes; plus the conventions all tools share (sold = accepted, stay-night attribution, adjusted ' +
     'occupancy, revenue bases, per-currency money, local dates, comparison periods). Pass ids to get only ' +
     'some. Use it when a user asks how a number is defined or why two figures differ.',
-  scopes: [],
-  input: metricDefinitionsInputSchema,
-  output: metricDefinitionsResultSchema,
-  annotations: readOnly,
-  handler: (input, { actor, domain }) => domain.analytics.getMetricDefinitions(actor, input),
 });

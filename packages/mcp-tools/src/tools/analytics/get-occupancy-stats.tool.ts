@@ -1,8 +1,9 @@
-import { occupancyStatsSchema, periodTotalsInputSchema } from '@innkeep/domain/analytics';
-import { defineTool, readOnly } from '../../tool-definition.ts';
+import { getOccupancyStatsOperation } from '@innkeep/operations';
+import { defineTool } from '../../tool-definition.ts';
 
 /** get_occupancy_stats: supply, booked nights and occupancy of a period. */
 export const getOccupancyStatsTool = defineTool({
+  operation: getOccupancyStatsOperation,
   name: 'get_occupancy_stats',
   title: 'Occupancy',
   description:
@@ -13,9 +14,4 @@ export const getOccupancyStatsTool = defineTool({
     'available nights (e.g. an owner-blocked month), not 0 %. A channel filter counts only that channel’s ' +
     'booked nights against the whole supply. compareTo adds the previous period and/or the same period last ' +
     'year with the changes. Per listing: get_listing_breakdown_stats; per month or week: get_timeseries_stats.',
-  scopes: ['reservations:read', 'calendar:read'],
-  input: periodTotalsInputSchema,
-  output: occupancyStatsSchema,
-  annotations: readOnly,
-  handler: (input, { actor, domain }) => domain.analytics.getOccupancyStats(actor, input),
 });

@@ -1,8 +1,9 @@
-import { paceStatsInputSchema, paceStatsSchema } from '@innkeep/domain/analytics';
-import { defineTool, readOnly } from '../../tool-definition.ts';
+import { getPaceStatsOperation } from '@innkeep/operations';
+import { defineTool } from '../../tool-definition.ts';
 
 /** get_pace_stats: on-the-books against the same time last year, with pickup. */
 export const getPaceStatsTool = defineTool({
+  operation: getPaceStatsOperation,
   name: 'get_pace_stats',
   title: 'Booking pace',
   description:
@@ -13,9 +14,4 @@ export const getPaceStatsTool = defineTool({
     'reservation change log, so date and price edits count as they stood then. Use it for "are we ahead of ' +
     'last year for summer?" or "what did we pick up this week?"; for final results of a past period use ' +
     'get_occupancy_stats or get_revenue_stats.',
-  scopes: ['reservations:read'],
-  input: paceStatsInputSchema,
-  output: paceStatsSchema,
-  annotations: readOnly,
-  handler: (input, { actor, domain }) => domain.analytics.getPaceStats(actor, input),
 });

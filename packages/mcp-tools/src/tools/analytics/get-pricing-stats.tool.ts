@@ -1,8 +1,9 @@
-import { pricingStatsInputSchema, pricingStatsSchema } from '@innkeep/domain/analytics';
-import { defineTool, readOnly } from '../../tool-definition.ts';
+import { getPricingStatsOperation } from '@innkeep/operations';
+import { defineTool } from '../../tool-definition.ts';
 
 /** get_pricing_stats: listed prices of open nights, booked ADR and realisation. */
 export const getPricingStatsTool = defineTool({
+  operation: getPricingStatsOperation,
   name: 'get_pricing_stats',
   title: 'Listed prices and realisation',
   description:
@@ -14,9 +15,4 @@ export const getPricingStatsTool = defineTool({
     'pricing rules, minimum price) as they stand today: Innkeep keeps no price history, so for past nights ' +
     'they are today’s values. A channel filter narrows the sold nights only. Use it to judge whether prices ' +
     'are too high or too low; get_calendar shows single nights, get_adr_stats the booked rates over time.',
-  scopes: ['calendar:read'],
-  input: pricingStatsInputSchema,
-  output: pricingStatsSchema,
-  annotations: readOnly,
-  handler: (input, { actor, domain }) => domain.analytics.getPricingStats(actor, input),
 });

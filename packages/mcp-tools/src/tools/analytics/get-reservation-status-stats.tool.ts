@@ -1,8 +1,9 @@
-import { reservationStatusStatsInputSchema, reservationStatusStatsSchema } from '@innkeep/domain/analytics';
-import { defineTool, readOnly } from '../../tool-definition.ts';
+import { getReservationStatusStatsOperation } from '@innkeep/operations';
+import { defineTool } from '../../tool-definition.ts';
 
 /** get_reservation_status_stats: reservations per normalised status. */
 export const getReservationStatusStatsTool = defineTool({
+  operation: getReservationStatusStatsOperation,
   name: 'get_reservation_status_stats',
   title: 'Reservations by status',
   description:
@@ -11,9 +12,4 @@ export const getReservationStatusStatsTool = defineTool({
     'each listing’s today), cancelled_by_guest, cancelled_by_host, cancelled_by_channel, declined, expired — ' +
     'each with the stored status it comes from. Use it for "how many requests are waiting?" or "how did ' +
     'March’s bookings end up?"; to list the reservations themselves use get_reservations.',
-  scopes: ['reservations:read'],
-  input: reservationStatusStatsInputSchema,
-  output: reservationStatusStatsSchema,
-  annotations: readOnly,
-  handler: (input, { actor, domain }) => domain.analytics.getReservationStatusStats(actor, input),
 });

@@ -1,8 +1,9 @@
-import { responseTimeBreakdownInputSchema, responseTimeBreakdownSchema } from '@innkeep/domain/analytics';
-import { defineTool, readOnly } from '../../tool-definition.ts';
+import { getResponseTimeBreakdownOperation } from '@innkeep/operations';
+import { defineTool } from '../../tool-definition.ts';
 
 /** get_response_time_breakdown: response times by channel, stage, hour, weekday and listing. */
 export const getResponseTimeBreakdownTool = defineTool({
+  operation: getResponseTimeBreakdownOperation,
   name: 'get_response_time_breakdown',
   title: 'Response times, broken down',
   description:
@@ -12,9 +13,4 @@ export const getResponseTimeBreakdownTool = defineTool({
     'hour (0–23) and weekday the guest wrote, and by listing (slowest median first, listings with no answer ' +
     'at all first, at most listingLimit). Small groups (few waits) swing easily: check waits before drawing ' +
     'conclusions.',
-  scopes: ['messages:read'],
-  input: responseTimeBreakdownInputSchema,
-  output: responseTimeBreakdownSchema,
-  annotations: readOnly,
-  handler: (input, { actor, domain }) => domain.analytics.getResponseTimeBreakdown(actor, input),
 });

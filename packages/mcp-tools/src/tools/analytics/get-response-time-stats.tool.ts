@@ -1,8 +1,9 @@
-import { responseTimeStatsInputSchema, responseTimeStatsSchema } from '@innkeep/domain/analytics';
-import { defineTool, readOnly } from '../../tool-definition.ts';
+import { getResponseTimeStatsOperation } from '@innkeep/operations';
+import { defineTool } from '../../tool-definition.ts';
 
 /** get_response_time_stats: how fast guests get an answer. */
 export const getResponseTimeStatsTool = defineTool({
+  operation: getResponseTimeStatsOperation,
   name: 'get_response_time_stats',
   title: 'Response times',
   description:
@@ -14,9 +15,4 @@ export const getResponseTimeStatsTool = defineTool({
     'misses). Automated messages from message rules do not count as answers unless countAutomatedReplies is ' +
     'true; automatedFirst says how many waits got one before the host replied. Use ' +
     'get_response_time_breakdown to see where the slow answers are.',
-  scopes: ['messages:read'],
-  input: responseTimeStatsInputSchema,
-  output: responseTimeStatsSchema,
-  annotations: readOnly,
-  handler: (input, { actor, domain }) => domain.analytics.getResponseTimeStats(actor, input),
 });

@@ -1,8 +1,9 @@
-import { periodTotalsInputSchema, revenueStatsSchema } from '@innkeep/domain/analytics';
-import { defineTool, readOnly } from '../../tool-definition.ts';
+import { getRevenueStatsOperation } from '@innkeep/operations';
+import { defineTool } from '../../tool-definition.ts';
 
 /** get_revenue_stats: the revenue family per currency and per channel. */
 export const getRevenueStatsTool = defineTool({
+  operation: getRevenueStatsOperation,
   name: 'get_revenue_stats',
   title: 'Revenue',
   description:
@@ -13,9 +14,4 @@ export const getRevenueStatsTool = defineTool({
     'attributed by stay night: a stay’s rent by its nightly rates and its fees pro rata over its nights, so ' +
     'a stay crossing the period edge contributes only the part of its money inside it. Accepted stays only ' +
     '(cancellations: get_cancellation_stats). compareTo adds comparison periods with the changes.',
-  scopes: ['reservations:read'],
-  input: periodTotalsInputSchema,
-  output: revenueStatsSchema,
-  annotations: readOnly,
-  handler: (input, { actor, domain }) => domain.analytics.getRevenueStats(actor, input),
 });

@@ -1,8 +1,9 @@
-import { reviewAnalyticsInputSchema, reviewAnalyticsSchema } from '@innkeep/domain/analytics';
-import { defineTool, readOnly } from '../../tool-definition.ts';
+import { getReviewAnalyticsOperation } from '@innkeep/operations';
+import { defineTool } from '../../tool-definition.ts';
 
 /** get_review_analytics: rating trend, best and worst listings, weakest category, recent low ratings. */
 export const getReviewAnalyticsTool = defineTool({
+  operation: getReviewAnalyticsOperation,
   name: 'get_review_analytics',
   title: 'Review trends and problem spots',
   description:
@@ -12,9 +13,4 @@ export const getReviewAnalyticsTool = defineTool({
     'at least minReviews reviews (each with its weakest category), the newest low ratings (3 stars or fewer) ' +
     'with their review ids and whether they were answered, and how many reviews still have no host response. ' +
     'Read a review’s text with get_reviews. For counts, distribution and reply rates use get_review_stats.',
-  scopes: ['reviews:read'],
-  input: reviewAnalyticsInputSchema,
-  output: reviewAnalyticsSchema,
-  annotations: readOnly,
-  handler: (input, { actor, domain }) => domain.analytics.getReviewAnalytics(actor, input),
 });

@@ -1,8 +1,9 @@
-import { reviewStatsInputSchema, reviewStatsSchema } from '@innkeep/domain/analytics';
-import { defineTool, readOnly } from '../../tool-definition.ts';
+import { getReviewStatsOperation } from '@innkeep/operations';
+import { defineTool } from '../../tool-definition.ts';
 
 /** get_review_stats: review counts, ratings, review rate and reply rate of a period. */
 export const getReviewStatsTool = defineTool({
+  operation: getReviewStatsOperation,
   name: 'get_review_stats',
   title: 'Review figures',
   description:
@@ -12,9 +13,4 @@ export const getReviewStatsTool = defineTool({
     'rate (stays that checked out in the range, up to today, that got a review), the reply rate and mean ' +
     'hours to a host response, and the same headline figures per channel. Use get_review_analytics for the ' +
     'trend, best and worst listings and recent low ratings, get_reviews to read the reviews themselves.',
-  scopes: ['reviews:read'],
-  input: reviewStatsInputSchema,
-  output: reviewStatsSchema,
-  annotations: readOnly,
-  handler: (input, { actor, domain }) => domain.analytics.getReviewStats(actor, input),
 });

@@ -1,8 +1,9 @@
-import { ratioStatsInputSchema, revparStatsSchema } from '@innkeep/domain/analytics';
-import { defineTool, readOnly } from '../../tool-definition.ts';
+import { getRevparStatsOperation } from '@innkeep/operations';
+import { defineTool } from '../../tool-definition.ts';
 
 /** get_revpar_stats: revenue per available night with its ADR × occupancy parts. */
 export const getRevparStatsTool = defineTool({
+  operation: getRevparStatsOperation,
   name: 'get_revpar_stats',
   title: 'Revenue per available night (RevPAR)',
   description:
@@ -12,9 +13,4 @@ export const getRevparStatsTool = defineTool({
     'rounding — plus gross RevPAR (per calendar night, blocks counted as unsold) and the scope’s overall ' +
     'occupancy. revenueBasis total gives TRevPAR (rent + fees). null RevPAR means no available nights. ' +
     'compareTo adds comparison periods with the changes.',
-  scopes: ['reservations:read', 'calendar:read'],
-  input: ratioStatsInputSchema,
-  output: revparStatsSchema,
-  annotations: readOnly,
-  handler: (input, { actor, domain }) => domain.analytics.getRevparStats(actor, input),
 });

@@ -1,12 +1,10 @@
-import {
-  maxSeriesBuckets,
-  timeseriesStatsInputSchema,
-  timeseriesStatsSchema,
-} from '@innkeep/domain/analytics';
-import { defineTool, readOnly } from '../../tool-definition.ts';
+import { maxSeriesBuckets } from '@innkeep/domain/analytics';
+import { getTimeseriesStatsOperation } from '@innkeep/operations';
+import { defineTool } from '../../tool-definition.ts';
 
 /** get_timeseries_stats: performance per day, week or month. */
 export const getTimeseriesStatsTool = defineTool({
+  operation: getTimeseriesStatsOperation,
   name: 'get_timeseries_stats',
   title: 'Performance over time',
   description:
@@ -18,9 +16,4 @@ export const getTimeseriesStatsTool = defineTool({
     'each bucket a year earlier (same dates for months, 364 days back for days and weeks so weekdays ' +
     `match). At most ${maxSeriesBuckets.day} day or ${maxSeriesBuckets.week} week buckets: use a coarser ` +
     'granularity for longer periods.',
-  scopes: ['reservations:read', 'calendar:read'],
-  input: timeseriesStatsInputSchema,
-  output: timeseriesStatsSchema,
-  annotations: readOnly,
-  handler: (input, { actor, domain }) => domain.analytics.getTimeseriesStats(actor, input),
 });

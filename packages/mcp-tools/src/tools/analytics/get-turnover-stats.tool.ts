@@ -1,8 +1,9 @@
-import { turnoverStatsInputSchema, turnoverStatsSchema } from '@innkeep/domain/analytics';
-import { defineTool, readOnly } from '../../tool-definition.ts';
+import { getTurnoverStatsOperation } from '@innkeep/operations';
+import { defineTool } from '../../tool-definition.ts';
 
 /** get_turnover_stats: check-outs and the time until the next guest. */
 export const getTurnoverStatsTool = defineTool({
+  operation: getTurnoverStatsOperation,
   name: 'get_turnover_stats',
   title: 'Turnovers',
   description:
@@ -11,9 +12,4 @@ export const getTurnoverStatsTool = defineTool({
     '(back-to-back) count and rate, mean and median turnaround, buckets 0, 1, 2, 3–6, 7+ days, turnovers ' +
     'with no next booking yet, and the busiest listings. Use it to plan cleaning capacity or spot listings ' +
     'with tight changeovers.',
-  scopes: ['reservations:read'],
-  input: turnoverStatsInputSchema,
-  output: turnoverStatsSchema,
-  annotations: readOnly,
-  handler: (input, { actor, domain }) => domain.analytics.getTurnoverStats(actor, input),
 });

@@ -1,8 +1,9 @@
-import { upcomingReservationsInputSchema, upcomingReservationsSchema } from '@innkeep/domain/analytics';
-import { defineTool, readOnly } from '../../tool-definition.ts';
+import { getUpcomingReservationsOperation } from '@innkeep/operations';
+import { defineTool } from '../../tool-definition.ts';
 
 /** get_upcoming_reservations: guests in house and the next arrivals. */
 export const getUpcomingReservationsTool = defineTool({
+  operation: getUpcomingReservationsOperation,
   name: 'get_upcoming_reservations',
   title: 'Upcoming reservations',
   description:
@@ -11,9 +12,4 @@ export const getUpcomingReservationsTool = defineTool({
     'name, dates, nights, guests, channel, rent, guest total and payout in the stay’s currency, days until ' +
     'arrival and an in-house flag; plus how many are in house and arriving in all. Use it for "who is ' +
     'arriving this week?"; to search all reservations use get_reservations.',
-  scopes: ['reservations:read'],
-  input: upcomingReservationsInputSchema,
-  output: upcomingReservationsSchema,
-  annotations: readOnly,
-  handler: (input, { actor, domain }) => domain.analytics.getUpcomingReservations(actor, input),
 });

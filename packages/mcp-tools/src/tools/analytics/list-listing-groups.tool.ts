@@ -1,9 +1,9 @@
-import { listingGroupSummarySchema, listListingGroupSummariesInputSchema } from '@innkeep/domain/analytics';
-import { pageOutput } from '../../page-output.ts';
-import { defineTool, readOnly } from '../../tool-definition.ts';
+import { listListingGroupsOperation } from '@innkeep/operations';
+import { defineTool } from '../../tool-definition.ts';
 
 /** list_listing_groups: the account's listing groups with their sizes, to filter analytics by. */
 export const listListingGroupsTool = defineTool({
+  operation: listListingGroupsOperation,
   name: 'list_listing_groups',
   title: 'List listing groups',
   description:
@@ -11,9 +11,4 @@ export const listListingGroupsTool = defineTool({
     'group’s id, owner name, number of listings and the first membersListed listings (id and name). Pass a ' +
     'group’s id as listingGroupId to any analytics tool to see figures for just that group. Returns up to ' +
     '`limit` groups (default 20) and a nextCursor when more exist.',
-  scopes: ['listingGroups:read'],
-  input: listListingGroupSummariesInputSchema,
-  output: pageOutput(listingGroupSummarySchema),
-  annotations: readOnly,
-  handler: (input, { actor, domain }) => domain.analytics.listListingGroups(actor, input),
 });

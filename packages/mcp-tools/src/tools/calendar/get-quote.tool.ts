@@ -1,8 +1,9 @@
-import { quoteInputSchema, quoteSchema } from '@innkeep/domain';
-import { defineTool, readOnly } from '../../tool-definition.ts';
+import { getQuoteOperation } from '@innkeep/operations';
+import { defineTool } from '../../tool-definition.ts';
 
 /** get_quote: what a stay would cost, without booking it. */
 export const getQuoteTool = defineTool({
+  operation: getQuoteOperation,
   name: 'get_quote',
   title: 'Price a stay',
   description:
@@ -15,9 +16,4 @@ export const getQuoteTool = defineTool({
     'failed_precondition when the stay is shorter than the minimum or longer than the maximum nights, the ' +
     'guests are more than the listing holds, check-in or check-out is closed on those dates, or the listing is ' +
     'disabled. Use it to answer "how much for…" and before create_reservation.',
-  scopes: ['calendar:read'],
-  input: quoteInputSchema,
-  output: quoteSchema,
-  annotations: readOnly,
-  handler: (input, { actor, domain }) => domain.pricing.getQuote(actor, input),
 });

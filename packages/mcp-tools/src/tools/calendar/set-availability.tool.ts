@@ -1,8 +1,9 @@
-import { availabilityChangeSchema, setAvailabilityInputSchema } from '@innkeep/domain';
+import { setAvailabilityOperation } from '@innkeep/operations';
 import { defineTool } from '../../tool-definition.ts';
 
 /** set_availability: blocks or opens a range of nights of one listing. */
 export const setAvailabilityTool = defineTool({
+  operation: setAvailabilityOperation,
   name: 'set_availability',
   title: 'Block or open nights',
   description:
@@ -16,9 +17,5 @@ export const setAvailabilityTool = defineTool({
     'blocking over a booked night is refused with a conflict naming the reservation and its dates, and nothing ' +
     'changes; opening leaves booked nights booked and lists them in stillBookedNights. Nights before the listing’s ' +
     'today cannot be changed. Returns the range, how many nights changed, and the nights still booked.',
-  scopes: ['calendar:write'],
-  input: setAvailabilityInputSchema,
-  output: availabilityChangeSchema,
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  handler: (input, { actor, domain }) => domain.calendar.setAvailability(actor, input),
+  writeHints: { destructiveHint: true, idempotentHint: true },
 });

@@ -1,9 +1,9 @@
-import { calendarDaySchema, calendarSchema, setPricesInputSchema } from '@innkeep/domain';
-import { z } from 'zod';
+import { setPricesOperation } from '@innkeep/operations';
 import { defineTool } from '../../tool-definition.ts';
 
 /** set_prices: per-date nightly prices and stay restrictions of one listing. */
 export const setPricesTool = defineTool({
+  operation: setPricesOperation,
   name: 'set_prices',
   title: 'Set nightly prices and stay restrictions',
   description:
@@ -17,18 +17,5 @@ export const setPricesTool = defineTool({
     'What changes: the previous values of those dates are overwritten, and from now on new quotes and bookings, ' +
     'and every connected channel, use the new prices and restrictions; existing reservations keep their price. ' +
     'Returns the changed days as the calendar now shows them, with the listing’s currency.',
-  scopes: ['calendar:write'],
-  input: setPricesInputSchema,
-  output: calendarSchema.extend({
-    days: z
-      .array(calendarDaySchema)
-      .describe('The changed dates only, in date order, with their effective prices after the change.'),
-  }),
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  handler: async (input, { actor, domain }) => {
-    // The use case returns bare days; the listing says which currency and time zone they are in.
-    const listing = await domain.listings.get(actor, input.listingId);
-    const days = await domain.calendar.setPrices(actor, input);
-    return { listingId: listing.id, currency: listing.currency, timeZone: listing.timeZone, days };
-  },
+  writeHints: { destructiveHint: true, idempotentHint: true },
 });

@@ -1,11 +1,9 @@
-import { listingIdSchema, localDateIn } from '@innkeep/domain';
-import { z } from 'zod';
-import { dateRangeReadingSchema } from '../../dates/date-range-reading.ts';
-import { readDateRange } from '../../dates/read-date-range.ts';
-import { defineTool, readOnly } from '../../tool-definition.ts';
+import { collectDateRangeOperation } from '@innkeep/operations';
+import { defineTool } from '../../tool-definition.ts';
 
 /** collect_date_range: what a person said about dates, as an explicit range. */
 export const collectDateRangeTool = defineTool({
+  operation: collectDateRangeOperation,
   name: 'collect_date_range',
   title: 'Turn words into dates',
   description:
@@ -20,25 +18,4 @@ export const collectDateRangeTool = defineTool({
     'is the last night (check-out the day after) or the check-out day itself. status ambiguous (e.g. 3/6/2025 ' +
     'is 3 June or 6 March): ask the person the question, do not pick. status unrecognised: ask again, offering ' +
     'the examples. Reads nothing but the time zone and changes nothing.',
-  scopes: [],
-  input: z.object({
-    phrase: z
-      .string()
-      .trim()
-      .min(1)
-      .max(200)
-      .describe('The dates as the person said them, e.g. "next weekend" or "June 3 - June 9".'),
-    listingId: listingIdSchema
-      .optional()
-      .describe('Count "today" in this listing’s time zone instead of the account’s.'),
-  }),
-  output: dateRangeReadingSchema,
-  annotations: readOnly,
-  handler: async ({ phrase, listingId }, { actor, domain, clock }) => {
-    const timeZone =
-      listingId === undefined
-        ? (await domain.identity.getUser(actor)).account.timeZone
-        : (await domain.listings.get(actor, listingId)).timeZone;
-    return readDateRange(phrase, { today: localDateIn(timeZone, clock.now()), timeZone });
-  },
 });

@@ -1,10 +1,9 @@
-import { helpArticleSummarySchema, listHelpArticlesInputSchema } from '@innkeep/domain';
-import { pageOutput } from '../../page-output.ts';
-import { defineTool, readOnly } from '../../tool-definition.ts';
-import { fetchPageThatFits, modelLimit } from '../read-paging.ts';
+import { listHelpArticlesOperation } from '@innkeep/operations';
+import { defineTool } from '../../tool-definition.ts';
 
 /** list_help_articles: Innkeep's help centre, searched or listed. */
 export const listHelpArticlesTool = defineTool({
+  operation: listHelpArticlesOperation,
   name: 'list_help_articles',
   title: 'Search the help centre',
   description:
@@ -13,14 +12,4 @@ export const listHelpArticlesTool = defineTool({
     'webhooks, calendar and pricing, messaging, account and billing. Pass query with a few words; matches in the ' +
     'title come first. Then read one with get_help_article. Returns up to limit (default 20) and nextCursor when ' +
     'more exist.',
-  scopes: ['help:read'],
-  input: listHelpArticlesInputSchema.extend({ limit: modelLimit('articles') }),
-  output: pageOutput(helpArticleSummarySchema),
-  annotations: readOnly,
-  handler: (input, { domain }) =>
-    fetchPageThatFits(
-      input.limit,
-      (limit) => domain.help.list({ ...input, limit }),
-      (page) => page,
-    ),
 });

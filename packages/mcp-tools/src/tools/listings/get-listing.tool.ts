@@ -1,18 +1,13 @@
-import { listingIdSchema, listingSchema } from '@innkeep/domain';
-import { z } from 'zod';
-import { defineTool, readOnly } from '../../tool-definition.ts';
+import { getListingOperation } from '@innkeep/operations';
+import { defineTool } from '../../tool-definition.ts';
 
 /** get_listing: one listing's full settings. */
 export const getListingTool = defineTool({
+  operation: getListingOperation,
   name: 'get_listing',
   title: 'Get a listing',
   description:
     'Returns one listing’s full settings: address, time zone, currency, base and minimum price, cleaning and ' +
     'extra-guest fees, tax rate, weekly/monthly discounts, minimum and maximum nights, capacity, check-in/out ' +
     'hours, whether it takes bookings, its listing groups and channel links. Use list_listings to find the id.',
-  scopes: ['listings:read'],
-  input: z.object({ listingId: listingIdSchema }),
-  output: listingSchema,
-  annotations: readOnly,
-  handler: ({ listingId }, { actor, domain }) => domain.listings.get(actor, listingId),
 });

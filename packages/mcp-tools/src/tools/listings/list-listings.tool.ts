@@ -1,10 +1,9 @@
-import { listingSchema, listListingsInputSchema } from '@innkeep/domain';
-import { z } from 'zod';
-import { pageOutput } from '../../page-output.ts';
-import { defineTool, readOnly } from '../../tool-definition.ts';
+import { listListingsOperation } from '@innkeep/operations';
+import { defineTool } from '../../tool-definition.ts';
 
 /** list_listings: the account's listings, paged. */
 export const listListingsTool = defineTool({
+  operation: listListingsOperation,
   name: 'list_listings',
   title: 'List listings',
   description:
@@ -12,17 +11,4 @@ export const listListingsTool = defineTool({
     'fees, minimum stay, capacity, check-in/out hours, enabled flag, groups and channel links. Use it first to ' +
     'find listing ids for every other tool. Filter by enabled, listing group or a text found in name/nickname/city. ' +
     'Returns up to `limit` listings (default 20) and a nextCursor when more exist.',
-  scopes: ['listings:read'],
-  input: listListingsInputSchema.extend({
-    limit: z
-      .number()
-      .int()
-      .min(1)
-      .max(100)
-      .default(20)
-      .describe('How many listings to return (1–100, default 20).'),
-  }),
-  output: pageOutput(listingSchema),
-  annotations: readOnly,
-  handler: (input, { actor, domain }) => domain.listings.list(actor, input),
 });

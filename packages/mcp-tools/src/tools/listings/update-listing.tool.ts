@@ -1,8 +1,9 @@
-import { listingSchema, updateListingInputSchema } from '@innkeep/domain';
+import { updateListingOperation } from '@innkeep/operations';
 import { defineTool } from '../../tool-definition.ts';
 
 /** update_listing: changes one listing's settings. */
 export const updateListingTool = defineTool({
+  operation: updateListingOperation,
   name: 'update_listing',
   title: 'Update listing settings',
   description:
@@ -16,9 +17,5 @@ export const updateListingTool = defineTool({
     'price sets every night without a per-date price; enabled false stops new bookings and quotes). Existing ' +
     'reservations keep their price and terms. Repeating the same call changes nothing more. Returns the listing ' +
     'as it now is.',
-  scopes: ['listings:write'],
-  input: updateListingInputSchema,
-  output: listingSchema,
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  handler: (input, { actor, domain }) => domain.listings.update(actor, input),
+  writeHints: { destructiveHint: true, idempotentHint: true },
 });

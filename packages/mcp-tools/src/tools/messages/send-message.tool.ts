@@ -1,8 +1,9 @@
-import { messageSchema, sendMessageInputSchema } from '@innkeep/domain';
+import { sendMessageOperation } from '@innkeep/operations';
 import { defineTool } from '../../tool-definition.ts';
 
 /** send_message: writes to the guest of one reservation, as the host. */
 export const sendMessageTool = defineTool({
+  operation: sendMessageOperation,
   name: 'send_message',
   title: 'Send a message to a guest',
   description:
@@ -14,9 +15,5 @@ export const sendMessageTool = defineTool({
     'repeat a call that succeeded. The body is sent exactly as written, 1–5000 characters of plain text; ' +
     '{{variables}} are not filled in here, so write the real values. Returns the message with deliveryStatus queued (it ' +
     'becomes sent or failed once the channel has taken it).',
-  scopes: ['messages:write'],
-  input: sendMessageInputSchema,
-  output: messageSchema,
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-  handler: (input, { actor, domain }) => domain.messages.send(actor, input),
+  writeHints: { destructiveHint: true, idempotentHint: false },
 });

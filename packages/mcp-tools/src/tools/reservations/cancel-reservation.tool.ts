@@ -1,8 +1,9 @@
-import { cancelReservationInputSchema, reservationDetailSchema } from '@innkeep/domain';
+import { cancelReservationOperation } from '@innkeep/operations';
 import { defineTool } from '../../tool-definition.ts';
 
 /** cancel_reservation: cancels a direct reservation and frees its nights. */
 export const cancelReservationTool = defineTool({
+  operation: cancelReservationOperation,
   name: 'cancel_reservation',
   title: 'Cancel a direct reservation',
   description:
@@ -15,10 +16,5 @@ export const cancelReservationTool = defineTool({
     'next sync). Reservations already cancelled, declined or expired are refused too. This tool sends the ' +
     'guest nothing (use send_message to tell them). cancelledBy says who asked (host by default, or guest); ' +
     'reason is kept in the reservation’s change log. Returns the cancelled reservation.',
-  scopes: ['reservations:write'],
-  input: cancelReservationInputSchema,
-  output: reservationDetailSchema,
-  // Idempotent: a second identical call is refused (already cancelled) and changes nothing more.
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  handler: (input, { actor, domain }) => domain.reservations.cancel(actor, input),
+  writeHints: { destructiveHint: true, idempotentHint: true },
 });

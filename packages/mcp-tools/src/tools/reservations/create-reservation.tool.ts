@@ -1,8 +1,9 @@
-import { createReservationInputSchema, reservationDetailSchema } from '@innkeep/domain';
+import { createReservationOperation } from '@innkeep/operations';
 import { defineTool } from '../../tool-definition.ts';
 
 /** create_reservation: books a direct reservation. */
 export const createReservationTool = defineTool({
+  operation: createReservationOperation,
   name: 'create_reservation',
   title: 'Create a direct reservation',
   description:
@@ -19,9 +20,5 @@ export const createReservationTool = defineTool({
     'a call that succeeded. Refused with conflict when nights are taken (the error names the dates and what ' +
     'holds them) and failed_precondition when the listing is disabled, the party is too large or a stay rule ' +
     'is broken. Returns the reservation with its price breakdown and nightly rates.',
-  scopes: ['reservations:write'],
-  input: createReservationInputSchema,
-  output: reservationDetailSchema,
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  handler: (input, { actor, domain }) => domain.reservations.create(actor, input),
+  writeHints: { destructiveHint: false, idempotentHint: false },
 });

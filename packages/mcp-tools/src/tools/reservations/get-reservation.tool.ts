@@ -1,9 +1,9 @@
-import { reservationDetailSchema, reservationIdSchema } from '@innkeep/domain';
-import { z } from 'zod';
-import { defineTool, readOnly } from '../../tool-definition.ts';
+import { getReservationOperation } from '@innkeep/operations';
+import { defineTool } from '../../tool-definition.ts';
 
 /** get_reservation: one reservation with its money lines and nightly rates. */
 export const getReservationTool = defineTool({
+  operation: getReservationOperation,
   name: 'get_reservation',
   title: 'Get a reservation',
   description:
@@ -13,9 +13,4 @@ export const getReservationTool = defineTool({
     'service fees; who pays it and whether it reaches the host) and the accommodation price of each night. Use ' +
     'it to explain a payout, to answer a guest about their stay, or before changing or cancelling it. Find ids ' +
     'with get_reservations.',
-  scopes: ['reservations:read'],
-  input: z.object({ reservationId: reservationIdSchema }),
-  output: reservationDetailSchema,
-  annotations: readOnly,
-  handler: ({ reservationId }, { actor, domain }) => domain.reservations.get(actor, reservationId),
 });

@@ -1,10 +1,9 @@
-import { listReservationsInputSchema, reservationSchema } from '@innkeep/domain';
-import { pageOutput } from '../../page-output.ts';
-import { defineTool, readOnly } from '../../tool-definition.ts';
-import { fetchPageThatFits, modelLimit } from '../read-paging.ts';
+import { getReservationsOperation } from '@innkeep/operations';
+import { defineTool } from '../../tool-definition.ts';
 
 /** get_reservations: the account's reservations, filtered and paged. */
 export const getReservationsTool = defineTool({
+  operation: getReservationsOperation,
   name: 'get_reservations',
   title: 'List reservations',
   description:
@@ -17,17 +16,4 @@ export const getReservationsTool = defineTool({
     'listing’s currency, access code, notes, and stayPhase (where the stay is on the listing’s today). Use ' +
     'get_reservation for the money lines of one stay, and collect_date_range to turn phrases like "next ' +
     'weekend" into dates. Returns up to limit (default 20) and nextCursor when more exist.',
-  scopes: ['reservations:read'],
-  input: listReservationsInputSchema.safeExtend({ limit: modelLimit('reservations') }),
-  output: pageOutput(reservationSchema),
-  annotations: readOnly,
-  handler: async (input, { actor, domain }) => {
-    // A filter naming another account's listing would list nothing; say it does not exist instead.
-    if (input.listingId !== undefined) await domain.listings.get(actor, input.listingId);
-    return fetchPageThatFits(
-      input.limit,
-      (limit) => domain.reservations.list(actor, { ...input, limit }),
-      (page) => page,
-    );
-  },
 });

@@ -1,8 +1,9 @@
-import { reservationDetailSchema, updateReservationInputSchema } from '@innkeep/domain';
+import { updateReservationOperation } from '@innkeep/operations';
 import { defineTool } from '../../tool-definition.ts';
 
 /** update_reservation: changes guest details, counts, times, access code, notes, dates or price. */
 export const updateReservationTool = defineTool({
+  operation: updateReservationOperation,
   name: 'update_reservation',
   title: 'Update a reservation',
   description:
@@ -18,9 +19,5 @@ export const updateReservationTool = defineTool({
     'changed on that channel. Guest counts never re-price on their own. This tool sends the guest nothing (use send_message). Declined, expired and ' +
     'cancelled reservations cannot be changed (failed_precondition). Repeating the same call changes nothing ' +
     'more. Returns the reservation as it now is, with its price breakdown.',
-  scopes: ['reservations:write'],
-  input: updateReservationInputSchema,
-  output: reservationDetailSchema,
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  handler: (input, { actor, domain }) => domain.reservations.update(actor, input),
+  writeHints: { destructiveHint: true, idempotentHint: true },
 });

@@ -1,8 +1,9 @@
-import { createMessageRuleInputSchema, messageRuleSchema } from '@innkeep/domain';
+import { createMessageRuleOperation } from '@innkeep/operations';
 import { defineTool } from '../../tool-definition.ts';
 
 /** create_message_rule: adds an automated guest message, active at once. */
 export const createMessageRuleTool = defineTool({
+  operation: createMessageRuleOperation,
   name: 'create_message_rule',
   title: 'Create an automated message rule',
   description:
@@ -17,9 +18,5 @@ export const createMessageRuleTool = defineTool({
     'rule is not duplicated, and show the host the exact text before creating it. Rules cannot be edited: to ' +
     'change one, create a new rule and pause the old one with pause_message_rule, which also stops a rule ' +
     'created by mistake. Each call creates another rule. Returns the rule.',
-  scopes: ['messageRules:write'],
-  input: createMessageRuleInputSchema,
-  output: messageRuleSchema,
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  handler: (input, { actor, domain }) => domain.messageRules.create(actor, input),
+  writeHints: { destructiveHint: false, idempotentHint: false },
 });

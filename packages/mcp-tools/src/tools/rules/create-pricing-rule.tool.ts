@@ -1,8 +1,9 @@
-import { createPricingRuleInputSchema, pricingRuleSchema } from '@innkeep/domain';
+import { createPricingRuleOperation } from '@innkeep/operations';
 import { defineTool } from '../../tool-definition.ts';
 
 /** create_pricing_rule: adds a rule that adjusts nightly prices, applied after all existing rules. */
 export const createPricingRuleTool = defineTool({
+  operation: createPricingRuleOperation,
   name: 'create_pricing_rule',
   title: 'Create a pricing rule',
   description:
@@ -16,9 +17,5 @@ export const createPricingRuleTool = defineTool({
     'including listings added later. Existing reservations keep their price. There is no tool to edit, disable ' +
     'or delete a rule afterwards, so create it only with terms the host approved. Each call adds another rule. ' +
     'Returns the rule with its position in the order.',
-  scopes: ['pricing:write'],
-  input: createPricingRuleInputSchema,
-  output: pricingRuleSchema,
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-  handler: (input, { actor, domain }) => domain.pricing.createRule(actor, input),
+  writeHints: { destructiveHint: true, idempotentHint: false },
 });

@@ -1,10 +1,9 @@
-import { listMessageRulesInputSchema, messageRuleSchema } from '@innkeep/domain';
-import { pageOutput } from '../../page-output.ts';
-import { defineTool, readOnly } from '../../tool-definition.ts';
-import { fetchPageThatFits, modelLimit } from '../read-paging.ts';
+import { getMessageRulesOperation } from '@innkeep/operations';
+import { defineTool } from '../../tool-definition.ts';
 
 /** get_message_rules: the automated guest messages. */
 export const getMessageRulesTool = defineTool({
+  operation: getMessageRulesOperation,
   name: 'get_message_rules',
   title: 'List automated message rules',
   description:
@@ -14,14 +13,4 @@ export const getMessageRulesTool = defineTool({
     'it is paused. Filter by listingId for the rules that apply to one listing (its own and the all-listing ' +
     'ones). Use it before create_message_rule to avoid duplicates, or to find the rule to pause_message_rule. ' +
     'Returns up to limit (default 20) and nextCursor when more exist.',
-  scopes: ['messageRules:read'],
-  input: listMessageRulesInputSchema.extend({ limit: modelLimit('rules') }),
-  output: pageOutput(messageRuleSchema),
-  annotations: readOnly,
-  handler: (input, { actor, domain }) =>
-    fetchPageThatFits(
-      input.limit,
-      (limit) => domain.messageRules.list(actor, { ...input, limit }),
-      (page) => page,
-    ),
 });

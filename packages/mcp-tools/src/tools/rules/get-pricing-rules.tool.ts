@@ -1,10 +1,9 @@
-import { listPricingRulesInputSchema, pricingRuleSchema } from '@innkeep/domain';
-import { pageOutput } from '../../page-output.ts';
-import { defineTool, readOnly } from '../../tool-definition.ts';
-import { fetchPageThatFits, modelLimit } from '../read-paging.ts';
+import { getPricingRulesOperation } from '@innkeep/operations';
+import { defineTool } from '../../tool-definition.ts';
 
 /** get_pricing_rules: the rules that adjust nightly prices. */
 export const getPricingRulesTool = defineTool({
+  operation: getPricingRulesOperation,
   name: 'get_pricing_rules',
   title: 'List pricing rules',
   description:
@@ -14,14 +13,4 @@ export const getPricingRulesTool = defineTool({
     'covers (null = all, including future ones), and whether it is enabled. Filter by listingId for the rules ' +
     'that affect one listing. get_calendar shows each night’s resulting price and the rules applied to it. ' +
     'Returns up to limit (default 20) and nextCursor when more exist.',
-  scopes: ['pricing:read'],
-  input: listPricingRulesInputSchema.extend({ limit: modelLimit('rules') }),
-  output: pageOutput(pricingRuleSchema),
-  annotations: readOnly,
-  handler: (input, { actor, domain }) =>
-    fetchPageThatFits(
-      input.limit,
-      (limit) => domain.pricing.listRules(actor, { ...input, limit }),
-      (page) => page,
-    ),
 });

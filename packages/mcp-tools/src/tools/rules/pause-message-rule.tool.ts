@@ -1,9 +1,9 @@
-import { messageRuleRefInputSchema, messageRuleSchema } from '@innkeep/domain';
-import { z } from 'zod';
+import { pauseMessageRuleOperation } from '@innkeep/operations';
 import { defineTool } from '../../tool-definition.ts';
 
 /** pause_message_rule: pauses an automated message rule, or resumes a paused one. */
 export const pauseMessageRuleTool = defineTool({
+  operation: pauseMessageRuleOperation,
   name: 'pause_message_rule',
   title: 'Pause or resume a message rule',
   description:
@@ -12,15 +12,5 @@ export const pauseMessageRuleTool = defineTool({
     'nothing more; a resumed rule sends to matching reservations again from then on. The rule’s settings are ' +
     'kept either way, and messages it already sent stay sent. Pausing a paused rule or resuming an active one ' +
     'changes nothing, so the call is safe to repeat. Returns the rule with paused and pausedAt.',
-  scopes: ['messageRules:write'],
-  input: messageRuleRefInputSchema.extend({
-    paused: z
-      .boolean()
-      .default(true)
-      .describe('true (default) pauses the rule; false resumes a paused rule.'),
-  }),
-  output: messageRuleSchema,
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  handler: ({ paused, ...rule }, { actor, domain }) =>
-    paused ? domain.messageRules.pause(actor, rule) : domain.messageRules.resume(actor, rule),
+  writeHints: { destructiveHint: false, idempotentHint: true },
 });

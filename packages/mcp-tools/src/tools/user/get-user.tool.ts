@@ -1,9 +1,9 @@
-import { userProfileSchema } from '@innkeep/domain';
-import { z } from 'zod';
-import { defineTool, readOnly } from '../../tool-definition.ts';
+import { getUserOperation } from '@innkeep/operations';
+import { defineTool } from '../../tool-definition.ts';
 
 /** get_user: the signed-in host, their account and subscription. */
 export const getUserTool = defineTool({
+  operation: getUserOperation,
   name: 'get_user',
   title: 'Get the signed-in host',
   description:
@@ -11,9 +11,4 @@ export const getUserTool = defineTool({
     'currency); the subscription (plan, status, whether it is in good standing, end of the current period); and ' +
     'when their authToken was generated (never the token). Use the account’s time zone for "today" when no ' +
     'listing is involved, and its name and first name to address the host.',
-  scopes: ['user:read'],
-  input: z.object({}),
-  output: userProfileSchema,
-  annotations: readOnly,
-  handler: (_input, { actor, domain }) => domain.identity.getUser(actor),
 });

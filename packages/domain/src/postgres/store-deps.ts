@@ -1,9 +1,0 @@
-import type { Kysely } from 'kysely';
-import type { Clock } from '../core/clock.ts';
-import type { Database } from './database.ts';
-
-/** What every PostgreSQL-backed use-case factory needs. */
-export interface StoreDeps {
-  readonly db: Kysely<Database>;
-  readonly clock: Clock;
-}

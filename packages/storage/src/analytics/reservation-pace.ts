@@ -1,0 +1,401 @@
+import { addDays, currencyExponent, DomainError, type LocalDate, toMajorUnits } from '@innkeep/domain';
+import type { CurrencyAmount } from '@innkeep/domain/analytics';
+import {
+  type AnalyticsPeriod,
+  type OnTheBooks,
+  type PaceStats,
+  type Pickup,
+  type paceStatsInputSchema,
+  periodNights,
+  pickupWindowDays,
+  ratioOf,
+  samePeriodLastYear,
+  shiftYears,
+} from '@innkeep/domain/analytics';
+import { sql } from 'kysely';
+import type { z } from 'zod';
+import type { Executor } from '../database.ts';
+import { type AnalyticsScope, analyticsMeta, channelInScope, listingInScope } from './analytics-scope.ts';
+import { change } from './performance-calculations.ts';
+import { supplyByPeriod } from './performance-supply.ts';
+import { accountToday } from './reservation-today.ts';
+
+type PaceInput = z.output<typeof paceStatsInputSchema>;
+
+/** One moment the books are read at, for one stay period. */
+interface BooksReading {
+  readonly asOf: LocalDate;
+  readonly period: AnalyticsPeriod;
+}
+
+/** What was on the books at one reading, per currency, in minor units. */
+interface BooksTotals {
+  readonly reservations: number;
+  readonly nights: number;
+  readonly rentMinor: ReadonlyMap<string, number>;
+}
+
+/**
+ * get_pace_stats: the books for the period at the end of `asOf` (account time zone), the same stay dates a
+ * year earlier at the end of `asOf` − 1 year, and the pickup over each window before `asOf`. The books at a
+ * moment are, for each reservation, its latest change-log snapshot by then (`reservation_changes`, with
+ * `valid_until` marking when the next one replaced it) when that snapshot is accepted.
+ */
+export async function paceStats(
+  db: Executor,
+  scope: AnalyticsScope,
+  input: PaceInput,
+  now: Date,
+): Promise<PaceStats> {
+  const { timeZone, today } = await accountToday(db, scope.accountId, now);
+  const asOf = input.asOf ?? today;
+  if (asOf > today) {
+    throw new DomainError(
+      'invalid_argument',
+      `asOf ${asOf} is after today (${today}); the books are not known yet.`,
+      {
+        details: { asOf, today },
+      },
+    );
+  }
+  const period: AnalyticsPeriod = { startDate: input.startDate, endDate: input.endDate };
+  const lastYearPeriod = samePeriodLastYear(period);
+  const windows = [...new Set(input.pickupDays ?? pickupWindowDays)].sort((a, b) => a - b);
+  const readings: BooksReading[] = [
+    { asOf, period },
+    { asOf: shiftYears(asOf, -1), period: lastYearPeriod },
+    ...windows.map((days) => ({ asOf: addDays(asOf, -days), period })),
+  ];
+
+  const endOfDay = await endsOfDays(
+    db,
+    timeZone,
+    readings.map((reading) => reading.asOf),
+  );
+  const totals = await booksAt(db, scope, endOfDay, readings);
+  const [current, lastYear] = totals as [BooksTotals, BooksTotals];
+  const [supply, lastYearSupply] = await supplyByPeriod(db, scope, [period, lastYearPeriod]);
+  const events = await pickupEvents(db, scope, endOfDay, period, asOf, windows);
+
+  const currencies = new Set([...current.rentMinor.keys(), ...lastYear.rentMinor.keys()]);
+  const onTheBooks = booksFigures(readings[0] as BooksReading, current, supply?.availableNights ?? 0);
+  const lastYearBooks = booksFigures(
+    readings[1] as BooksReading,
+    lastYear,
+    lastYearSupply?.availableNights ?? 0,
+  );
+  const pickup = windows.map((days, index): Pickup => {
+    const then = totals[index + 2] as BooksTotals;
+    const windowEvents = events.get(days) ?? {
+      newReservations: 0,
+      newNights: 0,
+      cancelled: 0,
+      cancelledNights: 0,
+    };
+    const rentCurrencies = [...new Set([...current.rentMinor.keys(), ...then.rentMinor.keys()])].sort();
+    return {
+      days,
+      since: addDays(asOf, -days),
+      netReservations: current.reservations - then.reservations,
+      netNights: current.nights - then.nights,
+      netRent: rentCurrencies.map((currency) => ({
+        currency,
+        amount: toMajorUnits(
+          (current.rentMinor.get(currency) ?? 0) - (then.rentMinor.get(currency) ?? 0),
+          currency,
+        ),
+      })),
+      newReservations: windowEvents.newReservations,
+      newNights: windowEvents.newNights,
+      cancelledReservations: windowEvents.cancelled,
+      cancelledNights: windowEvents.cancelledNights,
+    };
+  });
+
+  return {
+    meta: analyticsMeta(scope, period, {
+      basis: 'as_of_date',
+      definitions: ['on_the_books', 'pace', 'pickup', 'available_nights', 'local_dates', 'currency_policy'],
+      currencies: [...currencies],
+      notes: [
+        `On the books as of the end of ${asOf} in the account’s time zone (${timeZone}); last year as of ` +
+          `${lastYearBooks.asOf} for ${lastYearPeriod.startDate}–${lastYearPeriod.endDate}.`,
+        'Rent of a stay is spread evenly over its nights (largest remainder: the earliest nights take the ' +
+          'spare cents), then only the nights inside the period count.',
+        'Pickup: net is the books now − then; new and cancelled count reservations that went on or came off ' +
+          'the books in the window; date or price edits make up any difference.',
+      ],
+    }),
+    onTheBooks,
+    lastYear: lastYearBooks,
+    change: {
+      reservations: change(
+        [onTheBooks.reservations, 'no_reservations'],
+        [lastYearBooks.reservations, 'no_reservations'],
+        0,
+      ),
+      nights: change([onTheBooks.nights, 'no_booked_nights'], [lastYearBooks.nights, 'no_booked_nights'], 0),
+      occupancy: change(
+        [onTheBooks.occupancy, 'no_available_nights'],
+        [lastYearBooks.occupancy, 'no_available_nights'],
+        4,
+      ),
+      rent: [...currencies].sort().map((currency) => {
+        const decimals = currencyExponent(currency);
+        const amount = (rent: ReadonlyMap<string, number>) => toMajorUnits(rent.get(currency) ?? 0, currency);
+        return {
+          currency,
+          ...change(
+            [amount(current.rentMinor), 'no_booked_nights'],
+            [amount(lastYear.rentMinor), 'no_baseline'],
+            decimals,
+          ),
+        };
+      }),
+    },
+    pickup,
+  };
+}
+
+/**
+ * The end of each date (the start of the next day) in `timeZone`, looked up once so the big statements
+ * compare with constants instead of converting time zones on every row.
+ */
+async function endsOfDays(
+  db: Executor,
+  timeZone: string,
+  dates: readonly LocalDate[],
+): Promise<(date: LocalDate) => Date> {
+  const unique = [...new Set(dates)];
+  const { rows } = await sql<{ day: string; ends_at: Date }>`
+    select day::date::text as day, ((day::date + 1)::timestamp at time zone ${timeZone}) as ends_at
+    from unnest(${unique}::text[]) as day`.execute(db);
+  const byDate = new Map(rows.map((row) => [row.day, row.ends_at]));
+  return (date) => {
+    const end = byDate.get(date);
+    if (end === undefined) throw new Error(`no end of day looked up for ${date}`);
+    return end;
+  };
+}
+
+/** Nights of the snapshot `s` inside `period`. */
+function nightsInside(period: AnalyticsPeriod) {
+  return sql`(least(s.end_date, ${addDays(period.endDate, 1)}::date) - greatest(s.start_date, ${period.startDate}::date))`;
+}
+
+/**
+ * Rent of the snapshot `s` inside `period`: each night's even share, plus one spare cent on each of the
+ * stay's first mod(rent, nights) nights that falls inside.
+ */
+function rentInside(period: AnalyticsPeriod) {
+  const nightsBefore = sql`(greatest(s.start_date, ${period.startDate}::date) - s.start_date)`;
+  return sql`(${nightsInside(period)} * (s.accommodation_minor / (s.end_date - s.start_date))
+    + greatest(0, least(${nightsInside(period)} + ${nightsBefore},
+      s.accommodation_minor % (s.end_date - s.start_date)) - ${nightsBefore}))`;
+}
+
+const periodKey = (reading: BooksReading) => `${reading.period.startDate}/${reading.period.endDate}`;
+
+/**
+ * The accepted snapshots `s` overlapping `period` that began, or were replaced, at or after `from` and
+ * before `to`: two short index ranges, on the start and on the end of validity (a snapshot that both began
+ * and was replaced then is in the first only).
+ */
+function snapshotsChangedBetween(scope: AnalyticsScope, period: AnalyticsPeriod, from: Date, to: Date) {
+  const columns = sql`s.reservation_id, s.currency, s.changed_at, s.valid_until, s.start_date, s.end_date,
+    s.accommodation_minor`;
+  const inPeriod = sql`s.account_id = ${scope.accountId}
+    and s.status = 'accepted'
+    and s.end_date > ${period.startDate}::date and s.start_date <= ${period.endDate}::date
+    and ${listingInScope(scope, 's.listing_id')}
+    and ${channelInScope(scope, 's.channel')}`;
+  return sql`(
+    select ${columns} from reservation_changes s
+    where ${inPeriod} and s.changed_at >= ${from}::timestamptz and s.changed_at < ${to}::timestamptz
+    union all
+    select ${columns} from reservation_changes s
+    where ${inPeriod} and s.valid_until >= ${from}::timestamptz and s.valid_until < ${to}::timestamptz
+      and s.changed_at < ${from}::timestamptz
+  )`;
+}
+
+/**
+ * The nights of the account's longest accepted snapshot (0 without any), in one probe: a snapshot overlapping
+ * a period checks in at most that many nights before it. Snapshots keep the dates they had, so the
+ * reservations' own longest stay is no bound for them.
+ */
+async function longestSnapshotNights(db: Executor, accountId: string): Promise<number> {
+  const { rows } = await sql<{ nights: number | null }>`
+    select max(end_date - start_date) as nights from reservation_changes
+    where account_id = ${accountId} and status = 'accepted'`.execute(db);
+  return Number(rows[0]?.nights ?? 0);
+}
+
+/**
+ * The books at each reading, in one statement with, per distinct period, one index range over the accepted
+ * snapshots overlapping it (checking in from the period start − the longest snapshot to the period end) that
+ * were on the books at any of its readings. That range adds up nights and rent once, from whole stays (the
+ * few crossing the period's edges give back what falls outside it); each reading then takes off the
+ * snapshots not on the books at its moment, which began after or were replaced before it: only snapshots
+ * that changed between the period's earliest and latest reading, found by {@link snapshotsChangedBetween}.
+ */
+async function booksAt(
+  db: Executor,
+  scope: AnalyticsScope,
+  endOfDay: (date: LocalDate) => Date,
+  readings: readonly BooksReading[],
+): Promise<BooksTotals[]> {
+  const longestSnapshot = await longestSnapshotNights(db, scope.accountId);
+  const branches = [...new Set(readings.map(periodKey))].map((key) => {
+    const periodReadings = readings.flatMap((reading, index) =>
+      periodKey(reading) === key ? [{ index, period: reading.period, cutoff: endOfDay(reading.asOf) }] : [],
+    );
+    const { period } = periodReadings[0] as (typeof periodReadings)[number];
+    const cutoffTimes = periodReadings.map((reading) => reading.cutoff.getTime());
+    const earliest = new Date(Math.min(...cutoffTimes));
+    const latest = new Date(Math.max(...cutoffTimes));
+    const crossesEdge = sql`(s.start_date < ${period.startDate}::date or s.end_date > ${addDays(period.endDate, 1)}::date)`;
+    const offColumns = periodReadings.map(({ index, cutoff }) => {
+      const off = sql`(s.changed_at >= ${cutoff}::timestamptz or s.valid_until < ${cutoff}::timestamptz)`;
+      return sql`count(*) filter (where ${off}) as ${sql.ref(`reservations_${index}`)},
+        coalesce(sum(${nightsInside(period)}) filter (where ${off}), 0) as ${sql.ref(`nights_${index}`)},
+        coalesce(sum(${rentInside(period)}) filter (where ${off}), 0) as ${sql.ref(`rent_${index}`)}`;
+    });
+    const readingRows = periodReadings.map(({ index }) => {
+      const offBy = (column: string) => sql`coalesce(${sql.ref(`changed.${column}_${index}`)}, 0)`;
+      return sql`(${index}::integer, t.snapshots - ${offBy('reservations')}, t.nights - ${offBy('nights')},
+        t.rent - ${offBy('rent')})`;
+    });
+    return sql`
+      select b.reading, t.currency, b.reservations, b.nights, b.rent
+      from (
+        select s.currency, count(*) as snapshots,
+          sum(s.end_date - s.start_date)
+            - coalesce(sum(s.end_date - s.start_date - ${nightsInside(period)}) filter (where ${crossesEdge}), 0)
+            as nights,
+          sum(s.accommodation_minor)
+            - coalesce(sum(s.accommodation_minor - ${rentInside(period)}) filter (where ${crossesEdge}), 0) as rent
+        from reservation_changes s
+        where s.account_id = ${scope.accountId}
+          and s.status = 'accepted'
+          and s.start_date between ${addDays(period.startDate, -longestSnapshot)}::date and ${period.endDate}::date
+          and s.end_date > ${period.startDate}::date
+          and s.changed_at < ${latest}::timestamptz
+          and (s.valid_until is null or s.valid_until >= ${earliest}::timestamptz)
+          and ${listingInScope(scope, 's.listing_id')}
+          and ${channelInScope(scope, 's.channel')}
+        group by s.currency
+      ) t
+      left join (
+        select s.currency, ${sql.join(offColumns)}
+        from ${snapshotsChangedBetween(scope, period, earliest, latest)} s
+        group by s.currency
+      ) changed on changed.currency = t.currency
+      cross join lateral (values ${sql.join(readingRows)}) as b (reading, reservations, nights, rent)`;
+  });
+  const { rows } = await sql<{
+    reading: number;
+    currency: string;
+    reservations: number | string;
+    nights: number | string;
+    rent: number | string;
+  }>`${sql.join(branches, sql` union all `)}`.execute(db);
+
+  return readings.map((_, index) => {
+    const books = rows.filter((row) => Number(row.reading) === index);
+    return {
+      reservations: books.reduce((sum, row) => sum + Number(row.reservations), 0),
+      nights: books.reduce((sum, row) => sum + Number(row.nights), 0),
+      rentMinor: new Map(
+        books.filter((row) => Number(row.reservations) > 0).map((row) => [row.currency, Number(row.rent)]),
+      ),
+    };
+  });
+}
+
+interface WindowEvents {
+  readonly newReservations: number;
+  readonly newNights: number;
+  readonly cancelled: number;
+  readonly cancelledNights: number;
+}
+
+/**
+ * For each window before the end of `asOf`: reservations that went on the books for the period (a snapshot
+ * valid now that began in the window, without one valid at the window's start) and came off them (a snapshot
+ * valid at the window's start that ended in the window, without one valid now) — cancellations, and the rare
+ * stays moved out of the period.
+ */
+async function pickupEvents(
+  db: Executor,
+  scope: AnalyticsScope,
+  endOfDay: (date: LocalDate) => Date,
+  period: AnalyticsPeriod,
+  asOf: LocalDate,
+  windows: readonly number[],
+): Promise<Map<number, WindowEvents>> {
+  if (windows.length === 0) return new Map();
+  const nowAt = endOfDay(asOf);
+  const earliestAt = endOfDay(addDays(asOf, -Math.max(...windows)));
+  const now = sql`${nowAt}::timestamptz`;
+  const windowRows = sql.join(
+    windows.map((days) => sql`(${days}::integer, ${endOfDay(addDays(asOf, -days))}::timestamptz)`),
+  );
+  const { rows } = await sql<{
+    days: number;
+    new_reservations: string;
+    new_nights: string;
+    cancelled: string;
+    cancelled_nights: string;
+  }>`
+    with windows (days, since) as (values ${windowRows}),
+    moved as (
+      select s.reservation_id, s.changed_at, s.valid_until, ${nightsInside(period)} as nights
+      from ${snapshotsChangedBetween(scope, period, earliestAt, nowAt)} s
+    ),
+    per_reservation as (
+      select w.days, m.reservation_id,
+        bool_or(m.changed_at >= w.since and (m.valid_until is null or m.valid_until >= ${now})) as on_now,
+        bool_or(m.changed_at < w.since and m.valid_until >= w.since and m.valid_until < ${now}) as on_then,
+        coalesce(sum(m.nights) filter (where m.valid_until is null or m.valid_until >= ${now}), 0) as nights_now,
+        coalesce(sum(m.nights) filter (where m.changed_at < w.since), 0) as nights_then
+      from windows w
+      join moved m on m.changed_at >= w.since or m.valid_until >= w.since
+      group by w.days, m.reservation_id
+    )
+    select w.days,
+      count(p.reservation_id) filter (where p.on_now and not p.on_then) as new_reservations,
+      coalesce(sum(p.nights_now) filter (where p.on_now and not p.on_then), 0) as new_nights,
+      count(p.reservation_id) filter (where p.on_then and not p.on_now) as cancelled,
+      coalesce(sum(p.nights_then) filter (where p.on_then and not p.on_now), 0) as cancelled_nights
+    from windows w
+    left join per_reservation p on p.days = w.days
+    group by w.days`.execute(db);
+  return new Map(
+    rows.map((row) => [
+      Number(row.days),
+      {
+        newReservations: Number(row.new_reservations),
+        newNights: Number(row.new_nights),
+        cancelled: Number(row.cancelled),
+        cancelledNights: Number(row.cancelled_nights),
+      },
+    ]),
+  );
+}
+
+function booksFigures(reading: BooksReading, totals: BooksTotals, availableNights: number): OnTheBooks {
+  const occupancy = ratioOf(totals.nights, availableNights);
+  return {
+    period: { ...reading.period, nights: periodNights(reading.period) },
+    asOf: reading.asOf,
+    reservations: totals.reservations,
+    nights: totals.nights,
+    availableNights,
+    occupancy,
+    rent: [...totals.rentMinor.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([currency, minor]): CurrencyAmount => ({ currency, amount: toMajorUnits(minor, currency) })),
+    nullReasons: occupancy === null ? { occupancy: 'no_available_nights' } : {},
+  };
+}

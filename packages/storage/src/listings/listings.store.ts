@@ -1,0 +1,315 @@
+import {
+  type Actor,
+  assertCanWrite,
+  DomainError,
+  decodeCursor,
+  type Listing,
+  type ListingUseCases,
+  listListingsInputSchema,
+  notFound,
+  parseInput,
+  toMajorUnits,
+  toMinorUnits,
+  toPage,
+  updateListingInputSchema,
+} from '@innkeep/domain';
+import { CompiledQuery, type ExpressionBuilder, sql } from 'kysely';
+import { createBatchedLookup } from '../batched-lookup.ts';
+import type { Database, Executor, ListingRow } from '../database.ts';
+import type { StoreDeps } from '../store-deps.ts';
+import { inTransaction, recordAudit } from '../transaction.ts';
+
+/** Listing use cases over PostgreSQL. */
+export function createListingUseCases({ db }: StoreDeps): ListingUseCases {
+  // get_listing is the hottest read of /mcp: concurrent requests share one query per turn of the event loop.
+  const lookUpListing = createBatchedLookup<ListingKey, ListingWithDetails>({
+    fetch: (keys) =>
+      selectListings(
+        db,
+        keys.map((key) => key.listingId),
+        keys.map((key) => key.accountId),
+      ),
+    keyId: (key) => `${key.accountId}/${key.listingId}`,
+    rowKeyId: (row) => `${row.account_id}/${row.id}`,
+    maxBatch: 100,
+  });
+  return {
+    async list(actor, rawInput) {
+      const input = parseInput(listListingsInputSchema, rawInput);
+      let query = db
+        .selectFrom('listings')
+        .selectAll('listings')
+        .select(listingDetails)
+        .where('listings.account_id', '=', actor.accountId);
+      if (input.enabled !== undefined) query = query.where('listings.enabled', '=', input.enabled);
+      if (input.listingGroupId !== undefined) {
+        const groupId = input.listingGroupId;
+        query = query.where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom('listing_group_members')
+              .whereRef('listing_group_members.listing_id', '=', 'listings.id')
+              .where('listing_group_members.group_id', '=', groupId),
+          ),
+        );
+      }
+      if (input.query !== undefined) {
+        const pattern = `%${input.query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        query = query.where((eb) =>
+          eb.or([
+            eb('listings.name', 'ilike', pattern),
+            eb('listings.nickname', 'ilike', pattern),
+            eb('listings.city', 'ilike', pattern),
+          ]),
+        );
+      }
+      if (input.cursor !== undefined) {
+        const [name, id] = decodeCursor(input.cursor, 2);
+        query = query.where((eb) =>
+          eb(eb.refTuple('listings.name', 'listings.id'), '>', eb.tuple(String(name), String(id))),
+        );
+      }
+      const rows = await query
+        .orderBy('listings.name')
+        .orderBy('listings.id')
+        .limit(input.limit + 1)
+        .execute();
+      return toPage(rows, input.limit, toListing, (row) => [row.name, row.id]);
+    },
+
+    async get(actor, listingId) {
+      const row = await lookUpListing({ listingId, accountId: actor.accountId });
+      if (!row) throw notFound('listing', listingId);
+      return toListing(row);
+    },
+
+    async update(actor, rawInput) {
+      assertCanWrite(actor);
+      const input = parseInput(updateListingInputSchema, rawInput);
+      return inTransaction(db, async (trx) => {
+        const current = await trx
+          .selectFrom('listings')
+          .selectAll()
+          .where('id', '=', input.listingId)
+          .where('account_id', '=', actor.accountId)
+          .forUpdate()
+          .executeTakeFirst();
+        if (!current) throw notFound('listing', input.listingId);
+        const money = (amount: number | undefined) =>
+          amount === undefined ? undefined : toMinorUnits(amount, current.currency);
+        const changes = {
+          name: input.name,
+          nickname: input.nickname,
+          base_price_minor: money(input.basePrice),
+          min_price_minor: input.minPrice === null ? null : money(input.minPrice),
+          cleaning_fee_minor: money(input.cleaningFee),
+          extra_guest_fee_minor: money(input.extraGuestFee),
+          guests_included: input.guestsIncluded,
+          tax_rate_bp: input.taxRate === undefined ? undefined : Math.round(input.taxRate * 100),
+          max_guests: input.maxGuests,
+          min_nights: input.minNights,
+          max_nights: input.maxNights,
+          check_in_time: input.checkInTime,
+          check_out_time: input.checkOutTime,
+          weekly_discount_pct: input.weeklyDiscount,
+          monthly_discount_pct: input.monthlyDiscount,
+          enabled: input.enabled,
+        };
+        const minNights = changes.min_nights ?? current.min_nights;
+        const maxNights = changes.max_nights ?? current.max_nights;
+        if (minNights > maxNights) {
+          throw new DomainError(
+            'invalid_argument',
+            `minNights (${minNights}) cannot exceed maxNights (${maxNights}).`,
+            {
+              details: { minNights, maxNights },
+            },
+          );
+        }
+        await trx
+          .updateTable('listings')
+          .set({ ...changes, updated_at: new Date() })
+          .where('id', '=', current.id)
+          .execute();
+        const { listingId, ...changed } = input;
+        await recordAudit(trx, actor, {
+          action: 'listing.update',
+          targetType: 'listing',
+          targetId: listingId,
+          details: { changed },
+        });
+        return findListingOrThrow(trx, actor, listingId);
+      });
+    },
+  };
+}
+
+/**
+ * Throws one `not_found` naming every id in `listingIds` that is not a listing of the account, so rules
+ * and groups can never point at another account's listings.
+ */
+export async function assertListingsInAccount(
+  db: Executor,
+  accountId: string,
+  listingIds: readonly string[],
+): Promise<void> {
+  if (listingIds.length === 0) return;
+  const found = await db
+    .selectFrom('listings')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('id', 'in', listingIds)
+    .execute();
+  const known = new Set(found.map((row) => row.id));
+  const missing = listingIds.filter((id) => !known.has(id));
+  if (missing.length > 0) {
+    throw new DomainError(
+      'not_found',
+      `No listing with id ${missing.join(', ')} in this account; list_listings shows the valid ids.`,
+      { details: { kind: 'listing', ids: missing } },
+    );
+  }
+}
+
+/** One listing of the actor's account, with its groups and channel links; `not_found` otherwise. */
+export async function findListingOrThrow(db: Executor, actor: Actor, listingId: string): Promise<Listing> {
+  const [row] = await selectListing(db, listingId, actor.accountId);
+  if (!row) throw notFound('listing', listingId);
+  return toListing(row);
+}
+
+/** Which listing of which account a lookup wants. */
+interface ListingKey {
+  readonly listingId: string;
+  readonly accountId: string;
+}
+
+// The hottest queries of /mcp: building and compiling them with Kysely cost the server more CPU than
+// PostgreSQL spends running them, and their SQL never changes, only the values.
+const selectListing = compiledOnce((db: Executor, listingId: string, accountId: string) =>
+  db
+    .selectFrom('listings')
+    .selectAll('listings')
+    .select(listingDetails)
+    .where('listings.id', '=', listingId)
+    .where('listings.account_id', '=', accountId),
+);
+
+/** The listings named by pairs of (listing id, account id) at the same index; a pair that matches none is skipped. */
+const selectListings = compiledOnce((db: Executor, listingIds: string[], accountIds: string[]) =>
+  db
+    .selectFrom('listings')
+    .selectAll('listings')
+    .select(listingDetails)
+    .where(
+      sql<boolean>`(listings.id, listings.account_id) in (
+        select * from unnest(${listingIds}::text[], ${accountIds}::text[]))`,
+    ),
+);
+
+/**
+ * Runs the query `build` makes with Kysely, compiling it only on the first call: later calls send the same
+ * SQL with their own values. `build` must make the same query whatever its arguments are (no branching on
+ * them, no reading inside them), and pass each one through whole as a parameter.
+ */
+function compiledOnce<A extends unknown[], Row>(
+  build: (db: Executor, ...args: A) => { compile(): CompiledQuery<Row> },
+): (db: Executor, ...args: A) => Promise<Row[]> {
+  // Each compiled parameter: the index of the argument it stands for, or -1 for a value of the query's own.
+  let compiled: { sql: string; parameters: readonly unknown[]; argumentAt: number[] } | undefined;
+  return async (db, ...args) => {
+    if (compiled === undefined) {
+      // Stand-ins no caller can pass, found again among the compiled parameters by identity.
+      const markers: unknown[] = args.map((_, index) => ({ compiledOnceArgument: index }));
+      const query = build(db, ...(markers as A)).compile();
+      compiled = {
+        sql: query.sql,
+        parameters: query.parameters,
+        argumentAt: query.parameters.map((parameter) => markers.indexOf(parameter)),
+      };
+    }
+    const { parameters, argumentAt } = compiled;
+    const values = argumentAt.map((index, position) => (index === -1 ? parameters[position] : args[index]));
+    const { rows } = await db.executeQuery<Row>(CompiledQuery.raw(compiled.sql, values));
+    return rows;
+  };
+}
+
+/** A listing row with its group ids and channel links, as {@link listingDetails} selects them. */
+type ListingWithDetails = ListingRow & {
+  readonly listing_group_ids: string[];
+  readonly channel_links: Listing['channels'];
+};
+
+/**
+ * A listing's group ids and channel links as JSON arrays beside its columns, so one query (one round trip)
+ * reads a listing or a page of listings whole. Groups by id; links by channel, then channel account.
+ */
+function listingDetails(eb: ExpressionBuilder<Database, 'listings'>) {
+  return [
+    eb
+      .selectFrom('listing_group_members as member')
+      .select(
+        sql<string[]>`coalesce(json_agg(member.group_id order by member.group_id), '[]'::json)`.as('ids'),
+      )
+      .whereRef('member.listing_id', '=', 'listings.id')
+      .$asScalar()
+      .$notNull()
+      .as('listing_group_ids'),
+    eb
+      .selectFrom('listing_channel_links as link')
+      .innerJoin('channel_accounts as channel_account', 'channel_account.id', 'link.channel_account_id')
+      .select(
+        // The schema's check constraint allows only the known channels.
+        sql<Listing['channels']>`coalesce(json_agg(json_build_object(
+          'channel', channel_account.channel,
+          'channelAccountId', link.channel_account_id,
+          'externalListingId', link.external_listing_id,
+          'url', link.url
+        ) order by channel_account.channel, link.channel_account_id), '[]'::json)`.as('links'),
+      )
+      .whereRef('link.listing_id', '=', 'listings.id')
+      .$asScalar()
+      .$notNull()
+      .as('channel_links'),
+  ] as const;
+}
+
+function toListing(row: ListingWithDetails): Listing {
+  const money = (minor: number) => toMajorUnits(minor, row.currency);
+  return {
+    id: row.id,
+    name: row.name,
+    nickname: row.nickname,
+    propertyType: row.property_type,
+    address: row.address,
+    city: row.city,
+    region: row.region,
+    countryCode: row.country_code,
+    postalCode: row.postal_code,
+    latitude: row.latitude === null ? null : Number(row.latitude),
+    longitude: row.longitude === null ? null : Number(row.longitude),
+    timeZone: row.time_zone,
+    currency: row.currency,
+    bedrooms: row.bedrooms,
+    bathrooms: Number(row.bathrooms),
+    maxGuests: row.max_guests,
+    basePrice: money(row.base_price_minor),
+    minPrice: row.min_price_minor === null ? null : money(row.min_price_minor),
+    cleaningFee: money(row.cleaning_fee_minor),
+    extraGuestFee: money(row.extra_guest_fee_minor),
+    guestsIncluded: row.guests_included,
+    taxRate: row.tax_rate_bp / 100,
+    minNights: row.min_nights,
+    maxNights: row.max_nights,
+    checkInTime: row.check_in_time,
+    checkOutTime: row.check_out_time,
+    weeklyDiscount: Number(row.weekly_discount_pct),
+    monthlyDiscount: Number(row.monthly_discount_pct),
+    enabled: row.enabled,
+    listingGroupIds: row.listing_group_ids,
+    channels: row.channel_links,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}

@@ -1,0 +1,179 @@
+import {
+  type Actor,
+  assertCanWrite,
+  createWebhookInputSchema,
+  DomainError,
+  decodeCursor,
+  generateSecretToken,
+  listWebhooksInputSchema,
+  maxWebhooksPerAccount,
+  newId,
+  notFound,
+  parseInput,
+  toPage,
+  updateWebhookInputSchema,
+  type Webhook,
+  type WebhookEvent,
+  type WebhookUseCases,
+  webhookEvents,
+  webhookRefInputSchema,
+  webhookSecretPrefix,
+} from '@innkeep/domain';
+import { type Selectable, sql } from 'kysely';
+import type { Executor, WebhookSubscriptionsTable } from '../database.ts';
+import type { StoreDeps } from '../store-deps.ts';
+import { inTransaction, recordAudit } from '../transaction.ts';
+
+/** Recorded as the reason when a user turns a subscription off, so the list says why it is quiet. */
+const turnedOffReason = 'Turned off by a user; set active to true to resume deliveries.';
+
+/** Webhook-subscription use cases over PostgreSQL. */
+export function createWebhookUseCases({ db }: StoreDeps): WebhookUseCases {
+  return {
+    async list(actor, rawInput) {
+      const input = parseInput(listWebhooksInputSchema, rawInput);
+      let query = selectWebhooks(db, actor);
+      if (input.cursor !== undefined) {
+        const [createdKey, id] = decodeCursor(input.cursor, 2);
+        const createdAt = sql<Date>`cast(${String(createdKey)} as timestamptz)`;
+        query = query.where((eb) =>
+          eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(createdAt, String(id))),
+        );
+      }
+      const rows = await query
+        .orderBy('created_at')
+        .orderBy('id')
+        .limit(input.limit + 1)
+        .execute();
+      return toPage(rows, input.limit, toWebhook, (row) => [row.created_key, row.id]);
+    },
+
+    async create(actor, rawInput) {
+      assertCanWrite(actor);
+      const input = parseInput(createWebhookInputSchema, rawInput);
+      const events = input.events ?? [...webhookEvents];
+      return inTransaction(db, async (trx) => {
+        // Serialises concurrent creates of one account, so the cap below cannot be overshot by a race.
+        await trx.selectFrom('accounts').select('id').where('id', '=', actor.accountId).forUpdate().execute();
+        const existing = await trx
+          .selectFrom('webhook_subscriptions')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('account_id', '=', actor.accountId)
+          .executeTakeFirstOrThrow();
+        if (Number(existing.n) >= maxWebhooksPerAccount) {
+          throw new DomainError(
+            'failed_precondition',
+            `This account already has ${maxWebhooksPerAccount} webhook subscriptions, the most allowed. ` +
+              'Delete one, or subscribe an existing URL to more events.',
+            { details: { limit: maxWebhooksPerAccount } },
+          );
+        }
+        const id = newId('webhook');
+        const secret = generateSecretToken(webhookSecretPrefix);
+        await trx
+          .insertInto('webhook_subscriptions')
+          .values({ id, account_id: actor.accountId, url: input.url, events, secret })
+          .execute();
+        // Never the secret: the audit log is readable by more people than the receiver's operator.
+        await recordAudit(trx, actor, {
+          action: 'webhook.create',
+          targetType: 'webhook',
+          targetId: id,
+          details: { url: input.url, events },
+        });
+        return { ...(await findWebhookOrThrow(trx, actor, id)), secret };
+      });
+    },
+
+    async update(actor, rawInput) {
+      assertCanWrite(actor);
+      const input = parseInput(updateWebhookInputSchema, rawInput);
+      return inTransaction(db, async (trx) => {
+        const current = await trx
+          .selectFrom('webhook_subscriptions')
+          .select(['id', 'active'])
+          .where('id', '=', input.webhookId)
+          .where('account_id', '=', actor.accountId)
+          .forUpdate()
+          .executeTakeFirst();
+        if (!current) throw notFound('webhook', input.webhookId);
+        const activity =
+          input.active === undefined || input.active === current.active
+            ? {}
+            : input.active
+              ? { active: true, disabled_reason: null, consecutive_failures: 0 }
+              : { active: false, disabled_reason: turnedOffReason };
+        const changes = { url: input.url, events: input.events, ...activity };
+        const { webhookId, ...changed } = input;
+        // Asking for the state it is already in (e.g. active: true on an active subscription) writes nothing.
+        if (Object.values(changes).some((value) => value !== undefined)) {
+          await trx.updateTable('webhook_subscriptions').set(changes).where('id', '=', current.id).execute();
+          await recordAudit(trx, actor, {
+            action: 'webhook.update',
+            targetType: 'webhook',
+            targetId: webhookId,
+            details: { changed },
+          });
+        }
+        return findWebhookOrThrow(trx, actor, webhookId);
+      });
+    },
+
+    async delete(actor, rawInput) {
+      assertCanWrite(actor);
+      const { webhookId } = parseInput(webhookRefInputSchema, rawInput);
+      return inTransaction(db, async (trx) => {
+        const deleted = await trx
+          .deleteFrom('webhook_subscriptions')
+          .where('id', '=', webhookId)
+          .where('account_id', '=', actor.accountId)
+          .returning(['id', 'url'])
+          .executeTakeFirst();
+        if (!deleted) throw notFound('webhook', webhookId);
+        await recordAudit(trx, actor, {
+          action: 'webhook.delete',
+          targetType: 'webhook',
+          targetId: deleted.id,
+          details: { url: deleted.url },
+        });
+        return { id: deleted.id, deleted: true } as const;
+      });
+    },
+  };
+}
+
+/** Every column but the secret, which leaves the database only inside the delivery worker. */
+function selectWebhooks(db: Executor, actor: Actor) {
+  return db
+    .selectFrom('webhook_subscriptions')
+    .select([
+      'id',
+      'url',
+      'events',
+      'active',
+      'disabled_reason',
+      'consecutive_failures',
+      'created_at',
+      // Microsecond text key for the cursor: a JS Date keeps only milliseconds, which would skip rows.
+      sql<string>`to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`.as('created_key'),
+    ])
+    .where('account_id', '=', actor.accountId);
+}
+
+async function findWebhookOrThrow(db: Executor, actor: Actor, webhookId: string): Promise<Webhook> {
+  const row = await selectWebhooks(db, actor).where('id', '=', webhookId).executeTakeFirst();
+  if (!row) throw notFound('webhook', webhookId);
+  return toWebhook(row);
+}
+
+function toWebhook(row: Omit<Selectable<WebhookSubscriptionsTable>, 'secret' | 'account_id'>): Webhook {
+  return {
+    id: row.id,
+    url: row.url,
+    events: row.events as WebhookEvent[],
+    active: row.active,
+    disabledReason: row.disabled_reason,
+    consecutiveFailures: row.consecutive_failures,
+    createdAt: row.created_at.toISOString(),
+  };
+}
