@@ -3,6 +3,7 @@ import { allScopes, type ErrorCode, errorCatalogue } from '@innkeep/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
 import type { Redis } from 'ioredis';
+import { logRequestAs } from '../http/request-log.ts';
 import { protectedResourceMetadata, protectedResourceMetadataUrl } from '../provider/protected-resource.ts';
 import type { ResourceName } from '../provider/resource.ts';
 import type { AccessTokenVerifier, VerifiedAccessToken } from './access-token-verifier.ts';
@@ -184,18 +185,11 @@ async function resourceServerPlugin(app: FastifyInstance, options: ResourceServe
     if (verified.role !== 'owner') {
       return unauthenticated(request, reply, subUserDescription, { description: subUserDescription });
     }
-    // From here on the request's log lines, "request completed" among them, say whose request it was. The
-    // child is made from the server's logger, as Fastify makes the request's own, not from the request's:
-    // a child of a per-request logger turns that object into a prototype, which V8 makes expensive; made
-    // that way (twice) it was the largest new cost in a CPU profile of npm run bench:mcp.
-    const log = request.server.log.child({
-      reqId: request.id,
+    logRequestAs(request, reply, {
       accountId: verified.accountId,
       userId: verified.userId,
       clientId: verified.clientId,
     });
-    request.log = log;
-    reply.log = log;
     if (!verified.inGoodStanding) {
       return refuse(request, reply, {
         code: 'subscription_inactive',

@@ -13,6 +13,7 @@ import {
 } from '@innkeep/domain';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
+import { logRequestAs } from '../http/request-log.ts';
 import { disconnectApp, listConnectedApps } from '../postgres/connected-apps.ts';
 import type { AuthDatabase } from '../postgres/database.ts';
 import { createLoginThrottle } from '../postgres/login-throttle.ts';
@@ -93,10 +94,7 @@ async function registerAccountPages(app: FastifyInstance, options: AccountPagesO
       sessions.clearCookie(reply);
       return null;
     }
-    // From here on the request's log lines, "request completed" among them, say whose request it was.
-    const whose = { accountId: principal.accountId, userId: principal.userId };
-    request.log = request.log.child(whose);
-    reply.log = reply.log.child(whose);
+    logRequestAs(request, reply, { accountId: principal.accountId, userId: principal.userId });
     return { principal, session };
   }
 
