@@ -1,22 +1,12 @@
-import { createServer } from 'node:net';
 import { Browser, formOf, obtainAccessToken } from '@innkeep/auth/testing';
 import { systemClock } from '@innkeep/domain';
-import { prepareDatabase } from '@innkeep/service-host';
 import { createServiceMetrics, type ServiceMetrics } from '@innkeep/service-runtime';
-import { createOperatorUseCases, type DatabaseHandle, openDatabase } from '@innkeep/storage';
+import type { DatabaseHandle } from '@innkeep/storage';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
-import { testAuthDeps } from './support/app-deps.ts';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === 'string') throw new Error('no TCP address');
-  return address.port;
-}
+import { openOwnerDatabase, testAuthDeps, testOwner } from './support/app-deps.ts';
+import { freePort } from './support/processes.ts';
 
 describe('metrics and request logs of the server app', () => {
   let database: DatabaseHandle;
@@ -24,20 +14,10 @@ describe('metrics and request logs of the server app', () => {
   let metrics: ServiceMetrics;
   let baseUrl: string;
   const logLines: string[] = [];
-  const owner = { email: 'olivia@example.test', password: 'correct horse battery' };
+  const owner = testOwner;
 
   beforeAll(async () => {
-    database = await openDatabase({ kind: 'pglite' });
-    await prepareDatabase(database.db);
-    await createOperatorUseCases({ db: database.db, clock: systemClock }).createOwnerAccount({
-      accountName: 'Harbour Stays',
-      ...owner,
-      firstName: 'Olivia',
-      lastName: 'Owner',
-      timeZone: 'Europe/Lisbon',
-      currency: 'EUR',
-      subscriptionStatus: 'active',
-    });
+    database = await openOwnerDatabase();
     const port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;
     metrics = createServiceMetrics();

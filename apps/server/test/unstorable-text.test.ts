@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import {
   authorizeUrl,
   Browser,
@@ -15,15 +14,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { testAuthDeps } from './support/app-deps.ts';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === 'string') throw new Error('no TCP address');
-  return address.port;
-}
+import { freePort } from './support/processes.ts';
 
 // Each of these once answered 500: PostgreSQL cannot store U+0000, and the value reached a query.
 describe('requests holding U+0000 in the server app', () => {
