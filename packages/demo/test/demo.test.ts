@@ -50,7 +50,9 @@ describe.each(testDatabaseKinds)('demo data on %s', (kind) => {
     summary = await seedDemoData(db, { today, onProgress: (event) => progress.push(event) });
     await seedDemoData(second.db, { today, seed: 1, listings: 12, historyYears: 2, forwardMonths: 12 });
     await seedDemoData(other.db, { today, seed: 2 });
-  }, 120_000);
+    // Three whole demo accounts; on the embedded database, beside every other package's suite on two cores,
+    // this has taken over two minutes.
+  }, 360_000);
 
   afterAll(async () => {
     await first?.close();
