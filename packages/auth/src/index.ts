@@ -12,7 +12,7 @@ export type { AuthorizationServerOptions } from './provider/authorization-server
 export { authorizationServer } from './provider/authorization-server.ts';
 export { protectedResourceMetadataUrl } from './provider/protected-resource.ts';
 export type { ResourceName } from './provider/resource.ts';
-export { mcpResourceUrl } from './provider/resource.ts';
+export { mcpResourceUrl, resourceUrl } from './provider/resource.ts';
 export type { SigningKey } from './provider/signing-keys.ts';
 export { generateSigningKey, parseSigningKey } from './provider/signing-keys.ts';
 export type {
@@ -26,10 +26,12 @@ export { createAccessTokenVerifier } from './resource-server/access-token-verifi
 export type { AuthNotifications } from './resource-server/auth-notifications.ts';
 export { bearerChallenge, rateLimitKey } from './resource-server/bearer.ts';
 export type {
+  AuthTokenCredentials,
   ResourceServerOptions,
   ResourceServerRefusal,
   ResourceServerRefusalCode,
   ResourceServerRefusalWriter,
+  VerifiedCaller,
 } from './resource-server/resource-server.ts';
 export { resourceServer } from './resource-server/resource-server.ts';
 export type { AccountPagesOptions } from './web/account-pages.ts';

@@ -58,7 +58,7 @@ export {
   toMinorUnits,
 } from './core/money.ts';
 export type { Page } from './core/paging.ts';
-export { decodeCursor, toPage } from './core/paging.ts';
+export { decodeCursor, pageInputShape, pageLimits, toPage } from './core/paging.ts';
 export type { Scope } from './core/scopes.ts';
 export { allScopes, isScope, scopeCatalogue } from './core/scopes.ts';
 export { findUnstorableText } from './core/storable-text.ts';
@@ -78,7 +78,7 @@ export {
   listHelpArticlesInputSchema,
 } from './help/help.ts';
 export { builtInHelpArticles } from './help/help-articles.ts';
-export type { IdempotencyUseCases, IdempotentResponse } from './idempotency/idempotency.ts';
+export type { IdempotencyUseCases, IdempotentResponse, IdempotentResult } from './idempotency/idempotency.ts';
 export {
   idempotencyKeyLifetimeMs,
   idempotencyPendingTimeoutMs,

@@ -1,5 +1,15 @@
 import fastifyRateLimit from '@fastify/rate-limit';
-import { allScopes, type ErrorCode, errorCatalogue } from '@innkeep/domain';
+import {
+  allScopes,
+  type ErrorCode,
+  errorCatalogue,
+  type IdentityUseCases,
+  isGoodStanding,
+  type Principal,
+  type Scope,
+  type SubscriptionStatus,
+  type UserRole,
+} from '@innkeep/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
 import type { Redis } from 'ioredis';
@@ -20,9 +30,38 @@ declare module 'fastify' {
     requireAccessToken: preHandlerAsyncHookHandler;
   }
   interface FastifyRequest {
-    /** The token `requireAccessToken` accepted; null on routes it does not guard. */
+    /** The Bearer token `requireAccessToken` accepted; null on routes it does not guard and for authTokens. */
     verifiedAccessToken: VerifiedAccessToken | null;
+    /** Who `requireAccessToken` accepted, whatever the credential; null on routes it does not guard. */
+    verifiedCaller: VerifiedCaller | null;
   }
+}
+
+/**
+ * Who a request of a guarded route speaks for, whatever credential it carried: an OAuth access token, or
+ * (where the resource takes them) a user's authToken, with or without a partner's apiKey.
+ */
+export interface VerifiedCaller {
+  readonly accountId: string;
+  readonly userId: string;
+  readonly role: UserRole;
+  readonly subscriptionStatus: SubscriptionStatus;
+  readonly credential: 'bearer' | 'authToken';
+  /**
+   * The scopes of a Bearer token's grant. Null for an authToken, which acts with everything the user's role
+   * allows (PRODUCT.md: viewers read only).
+   */
+  readonly scopes: readonly Scope[] | null;
+  /** The OAuth client of a Bearer token, or `partner:<id>` of an apiKey; null for a bare authToken. */
+  readonly clientId: string | null;
+}
+
+/** The authToken and apiKey credentials of Host Tools-style integrations, for the resources that take them. */
+export interface AuthTokenCredentials {
+  /** Looks the credentials up (the account model's identity use cases). */
+  readonly identity: Pick<IdentityUseCases, 'authenticateAuthToken' | 'resolvePartnerApiKey'>;
+  /** Requests per authToken and window when a valid apiKey comes with it (PRODUCT.md: 1,200 a minute). */
+  readonly partnerMax: number;
 }
 
 /** Why the resource server refused a request: a code of the error wire table (`errorCatalogue`). */
@@ -70,8 +109,17 @@ export interface ResourceServerOptions {
    * Counts requests across instances; without it, and while it does not answer, each instance counts alone.
    */
   readonly redis?: Redis | undefined;
-  /** Requests allowed per access token and window; default 300 a minute. */
+  /** Requests allowed per access token (or authToken) and window; default 300 a minute. */
   readonly rateLimit?: { readonly max: number; readonly timeWindow: number } | undefined;
+  /**
+   * Also accept a user's `authToken` header (optionally with a partner's `apiKey`), as REST does. Without
+   * it those headers are refused with a message that says the resource takes OAuth only.
+   */
+  readonly authTokens?: AuthTokenCredentials | undefined;
+  /** Send `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` on every counted answer. */
+  readonly rateLimitHeaders?: boolean | undefined;
+  /** Who the resource serves, in refusals: "assistants" on /mcp, "integrations" on /api. */
+  readonly servedParty?: string | undefined;
   /** Told of each request refused for going over the rate limit (the metrics count them). */
   readonly onRateLimited?: ((request: FastifyRequest) => void) | undefined;
   /**
@@ -100,6 +148,9 @@ const subUserDescription =
  *   limit → 429 with `Retry-After`, counted in Redis across instances and on each instance while Redis is
  *   down. The accepted token is `request.verifiedAccessToken`, and the request's log lines from then on
  *   carry its accountId, userId and clientId.
+ * - Where `authTokens` is given (REST), an `authToken` header (with an optional partner `apiKey`, which
+ *   raises the limit and must be valid) is accepted in place of a Bearer token, from the owner or a
+ *   team member, who acts with their role. Whatever the credential, the caller is `request.verifiedCaller`.
  *
  * Registered with fastify-plugin so that the decoration and the rate limiter belong to the caller's scope,
  * where its guarded routes are; give each resource a scope of its own.
@@ -113,6 +164,8 @@ async function resourceServerPlugin(app: FastifyInstance, options: ResourceServe
   const resourceMetadata = protectedResourceMetadataUrl(options.baseUrl, options.resource);
   const allScopesText = allScopes.join(' ');
   const limit = options.rateLimit ?? defaultResourceRateLimit;
+  const servedParty = options.servedParty ?? 'assistants';
+  const { authTokens } = options;
 
   serveMetadata(app, options);
 
@@ -135,10 +188,15 @@ async function resourceServerPlugin(app: FastifyInstance, options: ResourceServe
           }),
         }),
   });
+  // One counter per credential: the hash of the Bearer token or authToken, never the secret itself. An
+  // apiKey raises the ceiling of the authToken it comes with rather than counting apart.
   const countRequest = app.createRateLimit({
-    max: limit.max,
+    max: (request) =>
+      authTokens !== undefined && request.verifiedCaller?.clientId?.startsWith(partnerClientPrefix) === true
+        ? authTokens.partnerMax
+        : limit.max,
     timeWindow: limit.timeWindow,
-    keyGenerator: (request) => rateLimitKey(bearerToken(request.headers.authorization) ?? ''),
+    keyGenerator: (request) => rateLimitKey(credentialOf(request)?.secret ?? ''),
   });
 
   const refuse: ResourceServerRefusalWriter = (request, reply, refusal) =>
@@ -164,44 +222,139 @@ async function resourceServerPlugin(app: FastifyInstance, options: ResourceServe
     return refuse(request, reply, { code: 'unauthenticated', message: `unauthenticated: ${message}` });
   };
 
+  /** The caller of a Bearer token; null after refusing it. */
+  const callerOfBearer = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    token: string,
+  ): Promise<VerifiedCaller | null> => {
+    const verified = await options.verifier.verify(token);
+    if (verified === null) {
+      // Some Host Tools integrations send their authToken as a Bearer token; where authTokens work, so does that.
+      const principal =
+        authTokens === undefined ? null : await authTokens.identity.authenticateAuthToken(token);
+      if (principal !== null) return callerOfPrincipal(principal, null);
+      const description = 'The access token is unknown, expired, revoked or for another server.';
+      unauthenticated(request, reply, `${description} Refresh it or connect again.`, { description });
+      return null;
+    }
+    if (verified.role !== 'owner') {
+      unauthenticated(request, reply, subUserDescription, { description: subUserDescription });
+      return null;
+    }
+    request.verifiedAccessToken = verified;
+    return {
+      accountId: verified.accountId,
+      userId: verified.userId,
+      role: verified.role,
+      subscriptionStatus: verified.subscriptionStatus,
+      credential: 'bearer',
+      scopes: verified.scopes,
+      clientId: verified.clientId,
+    };
+  };
+
+  /** The caller of an authToken (and apiKey); null after refusing them. */
+  const callerOfAuthToken = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    credentials: AuthTokenCredentials,
+    authToken: string,
+    apiKey: string | undefined,
+  ): Promise<VerifiedCaller | null> => {
+    const principal = await credentials.identity.authenticateAuthToken(authToken);
+    if (principal === null) {
+      unauthenticated(
+        request,
+        reply,
+        'the authToken is unknown or was replaced by a newer one. Generate a new one at the bottom of the settings page.',
+      );
+      return null;
+    }
+    if (apiKey === undefined) return callerOfPrincipal(principal, null);
+    const partner = await credentials.identity.resolvePartnerApiKey(apiKey);
+    if (partner === null) {
+      unauthenticated(
+        request,
+        reply,
+        'the apiKey is unknown or revoked. Send the authToken alone, or a valid apiKey.',
+      );
+      return null;
+    }
+    return callerOfPrincipal(principal, `${partnerClientPrefix}${partner.id}`);
+  };
+
   app.decorateRequest('verifiedAccessToken', null);
+  app.decorateRequest('verifiedCaller', null);
   app.decorate('requireAccessToken', async (request: FastifyRequest, reply: FastifyReply) => {
-    const token = bearerToken(request.headers.authorization);
-    if (token === undefined) {
+    const credential = credentialOf(request);
+    let caller: VerifiedCaller | null = null;
+    if (credential === undefined) {
       const legacy = request.headers.authtoken !== undefined || request.headers.apikey !== undefined;
+      if (authTokens === undefined) {
+        return unauthenticated(
+          request,
+          reply,
+          legacy
+            ? `the authToken and apiKey headers do not work on ${path}. Connect through OAuth: the WWW-Authenticate header says where.`
+            : 'send an OAuth access token as Authorization: Bearer <token>. The WWW-Authenticate header says where to get one.',
+        );
+      }
+      if (request.headers.apikey !== undefined) {
+        return unauthenticated(
+          request,
+          reply,
+          'an apiKey works only together with a user’s authToken: send both headers, authToken and apiKey.',
+        );
+      }
       return unauthenticated(
         request,
         reply,
-        legacy
-          ? `the authToken and apiKey headers do not work on ${path}. Connect through OAuth: the WWW-Authenticate header says where.`
-          : 'send an OAuth access token as Authorization: Bearer <token>. The WWW-Authenticate header says where to get one.',
+        'send your authToken in the authToken header, or an OAuth access token as Authorization: Bearer <token>.',
       );
     }
-    const verified = await options.verifier.verify(token);
-    if (verified === null) {
-      const description = 'The access token is unknown, expired, revoked or for another server.';
-      return unauthenticated(request, reply, `${description} Refresh it or connect again.`, { description });
+    if (credential.kind === 'bearer') {
+      caller = await callerOfBearer(request, reply, credential.secret);
+    } else if (authTokens !== undefined) {
+      caller = await callerOfAuthToken(
+        request,
+        reply,
+        authTokens,
+        credential.authToken,
+        headerValue(request.headers.apikey),
+      );
     }
-    if (verified.role !== 'owner') {
-      return unauthenticated(request, reply, subUserDescription, { description: subUserDescription });
-    }
+    if (caller === null) return reply;
     logRequestAs(request, reply, {
-      accountId: verified.accountId,
-      userId: verified.userId,
-      clientId: verified.clientId,
+      accountId: caller.accountId,
+      userId: caller.userId,
+      clientId: caller.clientId,
     });
-    if (!verified.inGoodStanding) {
+    if (!isGoodStanding(caller.subscriptionStatus)) {
+      request.verifiedAccessToken = null;
       return refuse(request, reply, {
         code: 'subscription_inactive',
         message:
-          `subscription_inactive: the account's subscription is ${verified.subscriptionStatus.replace('_', ' ')}, so ` +
-          'Innkeep is unavailable to assistants. The owner can renew it in Innkeep, then try again.',
-        details: { status: verified.subscriptionStatus },
+          `subscription_inactive: the account's subscription is ${caller.subscriptionStatus.replace('_', ' ')}, so ` +
+          `Innkeep is unavailable to ${servedParty}. The owner can renew it in Innkeep, then try again.`,
+        details: { status: caller.subscriptionStatus },
       });
     }
 
+    // The limit's ceiling depends on the caller (an apiKey raises it), so the caller is known before counting.
+    request.verifiedCaller = caller;
     const counted = await countRequest(request);
-    if (!counted.isAllowed && counted.isExceeded) {
+    // `isAllowed` is true only for an allow-list, which no resource has: every request is counted.
+    if (counted.isAllowed) return;
+    if (options.rateLimitHeaders === true) {
+      reply
+        .header('ratelimit-limit', String(counted.max))
+        .header('ratelimit-remaining', String(Math.max(0, counted.remaining)))
+        .header('ratelimit-reset', String(Math.max(0, counted.ttlInSeconds)));
+    }
+    if (counted.isExceeded) {
+      request.verifiedCaller = null;
+      request.verifiedAccessToken = null;
       options.onRateLimited?.(request);
       const seconds = Math.max(1, counted.ttlInSeconds);
       reply.header('retry-after', String(seconds));
@@ -209,12 +362,45 @@ async function resourceServerPlugin(app: FastifyInstance, options: ResourceServe
         code: 'rate_limited',
         message:
           `rate_limited: more than ${counted.max} requests in ${Math.round(counted.timeWindow / 1000)} seconds on ` +
-          `this access token. Wait ${seconds} seconds, then try again.`,
+          `this ${caller.credential === 'bearer' ? 'access token' : 'authToken'}. Wait ${seconds} seconds, then try again.`,
         details: { retryAfterSeconds: seconds },
       });
     }
-    request.verifiedAccessToken = verified;
   });
+}
+
+/** The client id an apiKey's partner acts under in the audit log: `partner:<id>`. */
+const partnerClientPrefix = 'partner:';
+
+/** The credential a request carries: its Bearer token first, else its authToken header. */
+function credentialOf(
+  request: FastifyRequest,
+): { kind: 'bearer'; secret: string } | { kind: 'authToken'; secret: string; authToken: string } | undefined {
+  const token = bearerToken(request.headers.authorization);
+  if (token !== undefined) return { kind: 'bearer', secret: token };
+  const authToken = headerValue(request.headers.authtoken);
+  // A different prefix keeps an authToken's counter apart from any Bearer token with the same characters.
+  return authToken === undefined
+    ? undefined
+    : { kind: 'authToken', secret: `authToken ${authToken}`, authToken };
+}
+
+/** A header's single value; undefined when absent, empty or repeated. */
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return typeof value === 'string' && value.length > 0 ? value : undefined;
+}
+
+/** The caller of an authToken's principal, acting through `clientId` (a partner) or none. */
+function callerOfPrincipal(principal: Principal, clientId: string | null): VerifiedCaller {
+  return {
+    accountId: principal.accountId,
+    userId: principal.userId,
+    role: principal.role,
+    subscriptionStatus: principal.subscriptionStatus,
+    credential: 'authToken',
+    scopes: null,
+    clientId,
+  };
 }
 
 /** The resource's RFC 9728 document, at each URL clients look for it, CORS open, cacheable for an hour. */

@@ -1,0 +1,9 @@
+// The public surface of @innkeep/rest: the REST API plugin, the route catalogue it serves, the server
+// options it needs, and how a route is declared.
+
+export type { RestApiOptions } from './rest-api.ts';
+export { defaultRestRateLimits, restApi } from './rest-api.ts';
+export { restRoutes } from './route-catalogue.ts';
+export type { RestMethod, RestPaging, RestRoute, RestRouteDeclaration } from './route-definition.ts';
+export { defineRoute } from './route-definition.ts';
+export { restServerOptions } from './server-options.ts';

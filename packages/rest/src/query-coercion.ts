@@ -1,0 +1,65 @@
+import type { z } from 'zod';
+
+/** The JSON type a query value should become, read from the operation's input field. */
+type QueryValueType = 'number' | 'boolean' | 'array' | 'string';
+
+/**
+ * The query string as the operation's input expects it: numbers and booleans where its fields are numbers
+ * and booleans, arrays from repeated or comma-separated values. Query strings carry only text, and the
+ * operation's schema (shared with MCP, where arguments are JSON) is deliberately not coercing; a value that
+ * does not convert is passed on as sent, so the schema names it in its `invalid_argument` answer.
+ */
+export function coerceQuery(
+  schema: z.ZodObject,
+  query: Readonly<Record<string, string | string[] | undefined>>,
+): Record<string, unknown> {
+  const coerced: Record<string, unknown> = {};
+  for (const [name, raw] of Object.entries(query)) {
+    if (raw === undefined) continue;
+    const field = schema.shape[name];
+    const type = field === undefined ? 'string' : valueType(field as z.ZodType);
+    coerced[name] = coerceValue(type, raw);
+  }
+  return coerced;
+}
+
+function coerceValue(type: QueryValueType, raw: string | string[]): unknown {
+  if (type === 'array') {
+    return (Array.isArray(raw) ? raw : [raw])
+      .flatMap((part) => part.split(','))
+      .filter((part) => part !== '');
+  }
+  const value = Array.isArray(raw) ? raw[raw.length - 1] : raw;
+  if (value === undefined) return undefined;
+  if (type === 'number') {
+    const number = Number(value);
+    return value.trim() !== '' && Number.isFinite(number) ? number : value;
+  }
+  if (type === 'boolean') {
+    if (value === 'true') return true;
+    if (value === 'false') return false;
+    return value;
+  }
+  return value;
+}
+
+/** Looks through optional, nullable, default and pipe wrappers to the type a field finally accepts. */
+function valueType(schema: z.ZodType): QueryValueType {
+  let current: z.ZodType = schema;
+  for (;;) {
+    const def = current._zod.def as { type: string; innerType?: z.ZodType; in?: z.ZodType };
+    if (def.innerType !== undefined) {
+      current = def.innerType;
+    } else if (def.type === 'pipe' && def.in !== undefined) {
+      current = def.in;
+    } else if (def.type === 'number' || def.type === 'int') {
+      return 'number';
+    } else if (def.type === 'boolean') {
+      return 'boolean';
+    } else if (def.type === 'array') {
+      return 'array';
+    } else {
+      return 'string';
+    }
+  }
+}
