@@ -91,9 +91,9 @@ export async function freePort(): Promise<number> {
 /** A listening app serving the authorization server and the REST API. */
 export interface RunningRestApp {
   readonly app: FastifyInstance;
-  /** Its BASE_URL, where it listens. */
+  /** Its BASE_URL (where it listens, unless told otherwise). */
   readonly baseUrl: string;
-  /** `${baseUrl}/api`. */
+  /** Where its API answers: `/api` at the address it listens on. */
   readonly apiUrl: string;
   close(): Promise<void>;
 }
@@ -105,6 +105,8 @@ export interface RestAppOptions {
   readonly rateLimits?: { perCredential: number; withApiKey: number };
   /** The instance's own connection to the world's database (default: the world's). */
   readonly db?: RestWorld['db'];
+  /** BASE_URL when it is not the instance's own address (two instances of one deployment). */
+  readonly baseUrl?: string;
 }
 
 const secretKeys = ['rest-test-key-0123456789abcdefghijklmn'];
@@ -116,7 +118,8 @@ let signingKey: SigningKey | undefined;
  */
 export async function startRestApp(world: RestWorld, options: RestAppOptions = {}): Promise<RunningRestApp> {
   const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
+  const origin = `http://127.0.0.1:${port}`;
+  const baseUrl = options.baseUrl ?? origin;
   signingKey ??= generateSigningKey();
   const db = options.db ?? world.db;
   const identity = createIdentityUseCases({ db, clock: world.clock });
@@ -146,7 +149,7 @@ export async function startRestApp(world: RestWorld, options: RestAppOptions = {
   return {
     app,
     baseUrl,
-    apiUrl: `${baseUrl}/api`,
+    apiUrl: `${origin}/api`,
     close: async () => {
       await app.close();
       await verifier.close();
