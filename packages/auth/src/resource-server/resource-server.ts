@@ -196,7 +196,7 @@ async function resourceServerPlugin(app: FastifyInstance, options: ResourceServe
         ? authTokens.partnerMax
         : limit.max,
     timeWindow: limit.timeWindow,
-    keyGenerator: (request) => rateLimitKey(credentialOf(request)?.secret ?? ''),
+    keyGenerator: (request) => rateLimitKey(credentialOf(request, authTokens !== undefined)?.secret ?? ''),
   });
 
   const refuse: ResourceServerRefusalWriter = (request, reply, refusal) =>
@@ -287,8 +287,7 @@ async function resourceServerPlugin(app: FastifyInstance, options: ResourceServe
   app.decorateRequest('verifiedAccessToken', null);
   app.decorateRequest('verifiedCaller', null);
   app.decorate('requireAccessToken', async (request: FastifyRequest, reply: FastifyReply) => {
-    const credential = credentialOf(request);
-    let caller: VerifiedCaller | null = null;
+    const credential = credentialOf(request, authTokens !== undefined);
     if (credential === undefined) {
       const legacy = request.headers.authtoken !== undefined || request.headers.apikey !== undefined;
       if (authTokens === undefined) {
@@ -313,17 +312,17 @@ async function resourceServerPlugin(app: FastifyInstance, options: ResourceServe
         'send your authToken in the authToken header, or an OAuth access token as Authorization: Bearer <token>.',
       );
     }
-    if (credential.kind === 'bearer') {
-      caller = await callerOfBearer(request, reply, credential.secret);
-    } else if (authTokens !== undefined) {
-      caller = await callerOfAuthToken(
-        request,
-        reply,
-        authTokens,
-        credential.authToken,
-        headerValue(request.headers.apikey),
-      );
-    }
+    // An authToken credential exists only where authTokens are taken; the second test keeps the types honest.
+    const caller =
+      credential.kind === 'bearer' || authTokens === undefined
+        ? await callerOfBearer(request, reply, credential.secret)
+        : await callerOfAuthToken(
+            request,
+            reply,
+            authTokens,
+            credential.authToken,
+            headerValue(request.headers.apikey),
+          );
     if (caller === null) return reply;
     logRequestAs(request, reply, {
       accountId: caller.accountId,
@@ -372,13 +371,17 @@ async function resourceServerPlugin(app: FastifyInstance, options: ResourceServe
 /** The client id an apiKey's partner acts under in the audit log: `partner:<id>`. */
 const partnerClientPrefix = 'partner:';
 
-/** The credential a request carries: its Bearer token first, else its authToken header. */
+/**
+ * The credential a request carries: its Bearer token first, else (where `takesAuthTokens`) its authToken
+ * header.
+ */
 function credentialOf(
   request: FastifyRequest,
+  takesAuthTokens: boolean,
 ): { kind: 'bearer'; secret: string } | { kind: 'authToken'; secret: string; authToken: string } | undefined {
   const token = bearerToken(request.headers.authorization);
   if (token !== undefined) return { kind: 'bearer', secret: token };
-  const authToken = headerValue(request.headers.authtoken);
+  const authToken = takesAuthTokens ? headerValue(request.headers.authtoken) : undefined;
   // A different prefix keeps an authToken's counter apart from any Bearer token with the same characters.
   return authToken === undefined
     ? undefined
