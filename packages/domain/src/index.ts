@@ -116,7 +116,9 @@ export { generateSecretToken, hashPassword, hashSecretToken, verifyPassword } fr
 export type { ListingGroup, ListingGroupUseCases } from './listing-groups/listing-groups.ts';
 export {
   createListingGroupInputSchema,
+  listingGroupIdSchema,
   listingGroupRefInputSchema,
+  listingGroupSchema,
   listListingGroupsInputSchema,
   ownerImportPathPrefix,
   updateListingGroupInputSchema,
@@ -130,7 +132,15 @@ export {
   updateListingInputSchema,
 } from './listings/listings.ts';
 export type { AccessCodeSource, AccessCodeStatus, Lock, LockUseCases } from './locks/locks.ts';
-export { accessCodeStatusAt, listAccessCodesInputSchema, listLocksInputSchema } from './locks/locks.ts';
+export {
+  accessCodeSchema,
+  accessCodeStatusAt,
+  listAccessCodesInputSchema,
+  listLocksInputSchema,
+  lockIdSchema,
+  lockSchema,
+} from './locks/locks.ts';
+export { applyMessageRuleChanges } from './messages/message-rule-changes.ts';
 export type { MessageRuleRunner, RunDueMessageRulesResult } from './messages/message-rule-runner.ts';
 export { runDueMessageRulesInputSchema } from './messages/message-rule-runner.ts';
 export type {
@@ -145,6 +155,7 @@ export {
   listMessageRulesInputSchema,
   messageRuleRefInputSchema,
   messageRuleSchema,
+  updateMessageRuleInputSchema,
 } from './messages/message-rules.ts';
 export type {
   DeliveryStatus,
@@ -170,12 +181,17 @@ export type { PricingRule, PricingUseCases, Quote } from './pricing/pricing.ts';
 export {
   createPricingRuleInputSchema,
   listPricingRulesInputSchema,
+  pricingRuleRefInputSchema,
   pricingRuleSchema,
   quoteInputSchema,
   quoteSchema,
+  reorderPricingRulesInputSchema,
+  updatePricingRuleInputSchema,
 } from './pricing/pricing.ts';
 export type { PricingInputs } from './pricing/pricing-engine.ts';
 export { channelNightPrice, holdLookaround, priceNights } from './pricing/pricing-engine.ts';
+export type { PricingRuleDefinition } from './pricing/pricing-rule-changes.ts';
+export { applyPricingRuleChanges } from './pricing/pricing-rule-changes.ts';
 export type { StayQuote } from './pricing/quote.ts';
 export {
   assertStayDates,
@@ -210,14 +226,24 @@ export {
 export type { Review, ReviewUseCases } from './reviews/reviews.ts';
 export { listReviewsInputSchema, respondToReviewInputSchema, reviewSchema } from './reviews/reviews.ts';
 export { webhookSignatureHeader } from './webhooks/webhook-signature.ts';
-export type { CreateWebhookInput, Webhook, WebhookEvent, WebhookUseCases } from './webhooks/webhooks.ts';
+export type {
+  CreateWebhookInput,
+  Webhook,
+  WebhookEvent,
+  WebhookFormat,
+  WebhookUseCases,
+} from './webhooks/webhooks.ts';
 export {
+  createdWebhookSchema,
   createWebhookInputSchema,
+  hostToolsWebhookEvents,
   isAllowedWebhookUrl,
   listWebhooksInputSchema,
   maxWebhooksPerAccount,
+  setHostToolsWebhookInputSchema,
   updateWebhookInputSchema,
   webhookEvents,
   webhookRefInputSchema,
+  webhookSchema,
   webhookSecretPrefix,
 } from './webhooks/webhooks.ts';

@@ -31,11 +31,32 @@ export { getQuoteOperation } from './calendar/get-quote.operation.ts';
 export { setAvailabilityOperation } from './calendar/set-availability.operation.ts';
 export { setPricesOperation } from './calendar/set-prices.operation.ts';
 export { collectDateRangeOperation } from './dates/collect-date-range.operation.ts';
+export { createListingGroupOperation } from './groups/create-listing-group.operation.ts';
+export { deleteListingGroupOperation } from './groups/delete-listing-group.operation.ts';
+export { getListingGroupOperation } from './groups/get-listing-group.operation.ts';
+export { regenerateOwnerImportLinkOperation } from './groups/regenerate-owner-import-link.operation.ts';
+export { updateListingGroupOperation } from './groups/update-listing-group.operation.ts';
 export { getHelpArticleOperation } from './help/get-help-article.operation.ts';
 export { listHelpArticlesOperation } from './help/list-help-articles.operation.ts';
+export {
+  getChannelCalendarOperation,
+  maxChannelCalendarDays,
+} from './host-tools/get-channel-calendar.operation.ts';
+export { getQuoteForPartyOperation } from './host-tools/get-quote-for-party.operation.ts';
+export { getReservationWithMessagesOperation } from './host-tools/get-reservation-with-messages.operation.ts';
+export { listAllListingGroupsOperation } from './host-tools/list-all-listing-groups.operation.ts';
+export {
+  listAvailableListingsOperation,
+  maxAvailabilityWindowNights,
+} from './host-tools/list-available-listings.operation.ts';
+export { listListingReviewsOperation } from './host-tools/list-listing-reviews.operation.ts';
+export { setHostToolsReservationOperation } from './host-tools/set-host-tools-reservation.operation.ts';
 export { getListingOperation } from './listings/get-listing.operation.ts';
 export { listListingsOperation } from './listings/list-listings.operation.ts';
 export { updateListingOperation } from './listings/update-listing.operation.ts';
+export { getLockOperation } from './locks/get-lock.operation.ts';
+export { listAccessCodesOperation } from './locks/list-access-codes.operation.ts';
+export { listLocksOperation } from './locks/list-locks.operation.ts';
 export { getMessageThreadOperation } from './messages/get-message-thread.operation.ts';
 export { sendMessageOperation } from './messages/send-message.operation.ts';
 export type { Operation, OperationAccess, OperationContext } from './operation.ts';
@@ -49,7 +70,20 @@ export { updateReservationOperation } from './reservations/update-reservation.op
 export { getReviewsOperation } from './reviews/get-reviews.operation.ts';
 export { createMessageRuleOperation } from './rules/create-message-rule.operation.ts';
 export { createPricingRuleOperation } from './rules/create-pricing-rule.operation.ts';
+export { deleteMessageRuleOperation } from './rules/delete-message-rule.operation.ts';
+export { deletePricingRuleOperation } from './rules/delete-pricing-rule.operation.ts';
 export { getMessageRulesOperation } from './rules/get-message-rules.operation.ts';
 export { getPricingRulesOperation } from './rules/get-pricing-rules.operation.ts';
 export { pauseMessageRuleOperation } from './rules/pause-message-rule.operation.ts';
+export { reorderPricingRulesOperation } from './rules/reorder-pricing-rules.operation.ts';
+export { resumeMessageRuleOperation } from './rules/resume-message-rule.operation.ts';
+export { updateMessageRuleOperation } from './rules/update-message-rule.operation.ts';
+export { updatePricingRuleOperation } from './rules/update-pricing-rule.operation.ts';
 export { getUserOperation } from './user/get-user.operation.ts';
+export { createWebhookOperation } from './webhooks/create-webhook.operation.ts';
+export { deleteHostToolsWebhookOperation } from './webhooks/delete-host-tools-webhook.operation.ts';
+export { deleteWebhookOperation } from './webhooks/delete-webhook.operation.ts';
+export { getHostToolsWebhookOperation } from './webhooks/get-host-tools-webhook.operation.ts';
+export { listWebhooksOperation } from './webhooks/list-webhooks.operation.ts';
+export { setHostToolsWebhookOperation } from './webhooks/set-host-tools-webhook.operation.ts';
+export { updateWebhookOperation } from './webhooks/update-webhook.operation.ts';

@@ -455,6 +455,8 @@ export interface WebhookSubscriptionsTable {
   disabled_reason: string | null;
   consecutive_failures: Generated<number>;
   created_at: Timestamp;
+  /** `innkeep` or `hosttools` (migration 0018); at most one `hosttools` row per account. */
+  format: Generated<string>;
 }
 
 export interface PartnerApiKeysTable {

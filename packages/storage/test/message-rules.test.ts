@@ -1,11 +1,13 @@
-import type { Actor, Clock, MessageRuleUseCases } from '@innkeep/domain';
-import { templateVariables, templateVariablesIn, unknownTemplateVariables } from '@innkeep/domain';
+import type { Actor, Clock, MessageRuleUseCases, RunDueMessageRulesResult } from '@innkeep/domain';
+import { newId, templateVariables, templateVariablesIn, unknownTemplateVariables } from '@innkeep/domain';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../src/connection.ts';
 import type { Database } from '../src/database.ts';
+import { createMessageRuleRunner } from '../src/messages/message-rule-runner.ts';
 import { createMessageRuleUseCases } from '../src/messages/message-rules.store.ts';
 import { openTestDatabase, testDatabaseKinds } from '../src/testing.ts';
+import { writeWhileAnotherIsOpen } from './support/concurrent-writers.ts';
 import { createTestAccount, createTestListing, type TestAccount } from './support/fixtures.ts';
 
 describe('template variables', () => {
@@ -272,4 +274,254 @@ describe.each(testDatabaseKinds)('message rules on %s', (kind) => {
       .executeTakeFirst();
     expect(stored?.paused).toBe(false);
   });
+});
+
+describe.each(testDatabaseKinds)('changing and deleting message rules on %s', (kind) => {
+  let handle: DatabaseHandle;
+  let db: Kysely<Database>;
+  let host: TestAccount;
+  let other: TestAccount;
+  let rules: MessageRuleUseCases;
+  let studio: string;
+  let villa: string;
+  let foreign: string;
+
+  beforeAll(async () => {
+    handle = await openTestDatabase(kind);
+    db = handle.db;
+    host = await createTestAccount(db);
+    other = await createTestAccount(db);
+    rules = createMessageRuleUseCases({ db, clock });
+    studio = await createTestListing(db, host.accountId, { name: 'Studio' });
+    villa = await createTestListing(db, host.accountId, { name: 'Villa' });
+    foreign = await createTestListing(db, other.accountId, { name: 'Not Yours' });
+  }, 60_000);
+
+  afterAll(async () => {
+    await handle?.close();
+  });
+
+  const storedRule = (ruleId: string) =>
+    db.selectFrom('message_rules').selectAll().where('id', '=', ruleId).executeTakeFirst();
+  const actionsOn = async (ruleId: string) =>
+    (
+      await db
+        .selectFrom('audit_log')
+        .select(['action', 'details', 'user_id'])
+        .where('target_id', '=', ruleId)
+        .orderBy('id')
+        .execute()
+    ).map((row) => row.action);
+
+  /** An accepted stay of the account, confirmed an hour before `now`, so a booking_confirmed rule is due. */
+  async function addConfirmedStay(accountId: string, listingId: string): Promise<string> {
+    const id = newId('reservation');
+    await db
+      .insertInto('reservations')
+      .values({
+        id,
+        account_id: accountId,
+        listing_id: listingId,
+        channel: 'direct',
+        confirmation_code: `DIR-${id.slice(-8)}`,
+        status: 'accepted',
+        cancelled_by: null,
+        guest_first_name: 'Aiko',
+        guest_last_name: 'Tanaka',
+        start_date: '2026-06-01',
+        end_date: '2026-06-04',
+        currency: 'USD',
+        accommodation_minor: 30_000,
+        guest_price_minor: 33_000,
+        host_payout_minor: 30_000,
+        confirmed_at: new Date(now.getTime() - 3_600_000),
+        created_at: new Date(now.getTime() - 3_600_000),
+      })
+      .execute();
+    return id;
+  }
+  const sentTo = (reservationId: string) =>
+    db
+      .selectFrom('messages')
+      .select(['body', 'sender', 'message_rule_id'])
+      .where('reservation_id', '=', reservationId)
+      .execute();
+
+  it('updates a rule: merged fields, nulls back to all listings and channels, audited', async () => {
+    const rule = await rules.create(host.owner, {
+      name: 'Arrival',
+      trigger: 'check_in',
+      offsetDays: -1,
+      sendTime: '09:30',
+      body: 'Hi {{guest_first_name}}',
+      lastMinuteBody: 'Welcome {{guest_first_name}}!',
+      listingIds: [studio],
+      channels: ['airbnb'],
+    });
+    const later = new Date(now.getTime() + 60_000);
+    const updated = await createMessageRuleUseCases({ db, clock: { now: () => later } }).update(host.owner, {
+      ruleId: rule.id,
+      body: 'Hello {{guest_first_name}}, see you at {{listing_name}}.',
+      sendTime: null,
+      listingIds: [villa, studio, villa],
+      channels: null,
+    });
+    expect(updated).toEqual({
+      ...rule,
+      body: 'Hello {{guest_first_name}}, see you at {{listing_name}}.',
+      sendTime: null,
+      listingIds: [villa, studio],
+      channels: null,
+      updatedAt: later.toISOString(),
+    });
+
+    const moved = await rules.update(host.owner, {
+      ruleId: rule.id,
+      name: ' Departure ',
+      trigger: 'check_out',
+      offsetDays: 0,
+      lastMinuteBody: null,
+      listingIds: null,
+    });
+    expect(moved).toMatchObject({
+      name: 'Departure',
+      trigger: 'check_out',
+      offsetDays: 0,
+      lastMinuteBody: null,
+      listingIds: null,
+      body: 'Hello {{guest_first_name}}, see you at {{listing_name}}.',
+    });
+    expect(await actionsOn(rule.id)).toEqual([
+      'message_rule.create',
+      'message_rule.update',
+      'message_rule.update',
+    ]);
+    const audit = await db
+      .selectFrom('audit_log')
+      .select(['details', 'user_id'])
+      .where('target_id', '=', rule.id)
+      .where('action', '=', 'message_rule.update')
+      .orderBy('id')
+      .execute();
+    expect(audit[0]).toMatchObject({
+      user_id: host.ownerId,
+      details: { changedFields: ['sendTime', 'body', 'listingIds', 'channels'], name: 'Arrival' },
+    });
+  });
+
+  it('refuses an update whose merged rule create would refuse, and one of unknown variables, writing nothing', async () => {
+    const rule = await rules.create(host.owner, {
+      name: 'Late arrivals',
+      trigger: 'check_in',
+      offsetDays: -2,
+      body: 'Hi',
+      lastMinuteBody: 'Hi, quickly',
+    });
+    const stored = await storedRule(rule.id);
+
+    // The last-minute text only fits check_in: moving the rule needs it removed too.
+    await expect(rules.update(host.owner, { ruleId: rule.id, trigger: 'check_out' })).rejects.toMatchObject({
+      code: 'invalid_argument',
+      details: { issues: [{ path: 'lastMinuteBody' }] },
+    });
+    // The stored offset (−2) cannot precede an event.
+    await expect(
+      rules.update(host.owner, { ruleId: rule.id, trigger: 'booking_confirmed', lastMinuteBody: null }),
+    ).rejects.toMatchObject({ code: 'invalid_argument', details: { issues: [{ path: 'offsetDays' }] } });
+    const unknown = rules.update(host.owner, {
+      ruleId: rule.id,
+      body: 'Code {{door_code}} for {{nights}} nights',
+    });
+    await expect(unknown).rejects.toMatchObject({ code: 'invalid_argument' });
+    await expect(unknown).rejects.toThrow('{{door_code}}');
+    await expect(rules.update(host.owner, { ruleId: rule.id, lastMinuteBody: '{{wifi}}' })).rejects.toThrow(
+      '{{wifi}}',
+    );
+    const invalid: unknown[] = [
+      { ruleId: rule.id },
+      { ruleId: rule.id, name: ' ' },
+      { ruleId: rule.id, offsetDays: 61 },
+      { ruleId: rule.id, sendTime: '7:00' },
+      { ruleId: rule.id, body: null },
+      { ruleId: rule.id, trigger: 'birthday' },
+      { ruleId: rule.id, listingIds: [] },
+      { ruleId: rule.id, channels: ['fax'] },
+    ];
+    for (const input of invalid) {
+      await expect(rules.update(host.owner, input as never)).rejects.toMatchObject({
+        code: 'invalid_argument',
+      });
+    }
+    await expect(
+      rules.update(host.owner, { ruleId: rule.id, listingIds: [studio, foreign, 'lst_missing'] }),
+    ).rejects.toMatchObject({ code: 'not_found', details: { ids: [foreign, 'lst_missing'] } });
+    await expect(rules.update(other.owner, { ruleId: rule.id, name: 'Stolen' })).rejects.toMatchObject({
+      code: 'not_found',
+    });
+    await expect(
+      rules.update({ ...host.owner, role: 'viewer' } satisfies Actor, { ruleId: rule.id, name: 'Viewer' }),
+    ).rejects.toMatchObject({ code: 'permission_denied' });
+    expect(await storedRule(rule.id)).toEqual(stored);
+    expect(await actionsOn(rule.id)).toEqual(['message_rule.create']);
+  });
+
+  it('deletes a rule: audited, its sent messages kept and not sent again, other accounts and viewers refused', async () => {
+    const rule = await rules.create(host.owner, {
+      name: 'Thanks',
+      trigger: 'booking_confirmed',
+      body: 'Thanks {{guest_first_name}}!',
+      listingIds: [villa],
+    });
+    const stay = await addConfirmedStay(host.accountId, villa);
+    const runner = createMessageRuleRunner({ db, clock });
+    expect(await runner.runDue({ now })).toEqual({ sent: 1, skipped: 0 });
+    expect(await sentTo(stay)).toEqual([
+      { body: 'Thanks Aiko!', sender: 'automation', message_rule_id: rule.id },
+    ]);
+
+    await expect(rules.delete(other.owner, { ruleId: rule.id })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(rules.delete({ ...host.owner, role: 'viewer' }, { ruleId: rule.id })).rejects.toMatchObject({
+      code: 'permission_denied',
+    });
+    expect(await storedRule(rule.id)).toBeDefined();
+
+    expect(await rules.delete(host.owner, { ruleId: rule.id })).toEqual({ id: rule.id, deleted: true });
+    expect(await storedRule(rule.id)).toBeUndefined();
+    // The guest's thread keeps the message; it no longer names a rule.
+    expect(await sentTo(stay)).toEqual([
+      { body: 'Thanks Aiko!', sender: 'automation', message_rule_id: null },
+    ]);
+    expect(await runner.runDue({ now })).toEqual({ sent: 0, skipped: 0 });
+    expect((await rules.list(host.owner, { listingId: villa })).items.map((r) => r.id)).not.toContain(
+      rule.id,
+    );
+    expect(await actionsOn(rule.id)).toEqual(['message_rule.create', 'message_rule.delete']);
+    await expect(rules.delete(host.owner, { ruleId: rule.id })).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  // Two transactions at once need a server; PGlite runs one at a time.
+  it.runIf(kind === 'postgres')(
+    'lets a runner that saw a rule just before it was deleted skip it instead of failing',
+    async () => {
+      const racer = await createTestAccount(db);
+      const cottage = await createTestListing(db, racer.accountId, { name: 'Cottage' });
+      const rule = await rules.create(racer.owner, {
+        name: 'Thanks',
+        trigger: 'booking_confirmed',
+        body: 'Thanks!',
+      });
+      const stay = await addConfirmedStay(racer.accountId, cottage);
+      let result: RunDueMessageRulesResult | undefined;
+      await writeWhileAnotherIsOpen(
+        db,
+        (trx) => trx.deleteFrom('message_rules').where('id', '=', rule.id).execute(),
+        // The runner finds the rule due (the delete is not committed yet), then waits for it on the lock.
+        async (trx) => {
+          result = await createMessageRuleRunner({ db: trx, clock }).runDue({ now });
+        },
+      );
+      expect(result).toEqual({ sent: 0, skipped: 0 });
+      expect(await sentTo(stay)).toEqual([]);
+    },
+  );
 });

@@ -5,8 +5,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../src/connection.ts';
 import type { Database } from '../src/database.ts';
 import { openTestDatabase, testDatabaseKinds } from '../src/testing.ts';
+import { recordAudit } from '../src/transaction.ts';
 import { createWebhookUseCases } from '../src/webhooks/webhooks.store.ts';
 import { createTestAccount, type TestAccount } from './support/fixtures.ts';
+
+const hostToolsEvents = [
+  'reservation.created',
+  'reservation.updated',
+  'reservation.cancelled',
+  'message.created',
+];
 
 const allEvents = [
   'reservation.created',
@@ -60,6 +68,7 @@ describe.each(testDatabaseKinds)('webhooks on %s', (kind) => {
       id: expect.stringMatching(/^whk_/),
       url: 'https://hooks.example.com/a',
       events: allEvents,
+      format: 'innkeep',
       active: true,
       disabledReason: null,
       consecutiveFailures: 0,
@@ -196,5 +205,245 @@ describe.each(testDatabaseKinds)('webhooks on %s', (kind) => {
       code: 'permission_denied',
     });
     expect((await webhooks().list(account.owner, { limit: 1 })).items[0]).toEqual(mine);
+  });
+});
+
+describe.each(testDatabaseKinds)('the Host Tools webhook URL on %s', (kind) => {
+  let handle: DatabaseHandle;
+  let db: Kysely<Database>;
+  let account: TestAccount;
+  let other: TestAccount;
+
+  const webhooks = () => createWebhookUseCases({ db, clock: systemClock });
+  const viewer = (): Actor => ({ ...account.owner, role: 'viewer' });
+  const hostToolsRows = (accountId: string) =>
+    db
+      .selectFrom('webhook_subscriptions')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('format', '=', 'hosttools')
+      .execute();
+  const auditOf = (accountId: string) =>
+    db
+      .selectFrom('audit_log')
+      .select(['action', 'target_id', 'details'])
+      .where('account_id', '=', accountId)
+      .orderBy('id')
+      .execute();
+
+  beforeAll(async () => {
+    handle = await openTestDatabase(kind);
+    db = handle.db;
+    account = await createTestAccount(db);
+    other = await createTestAccount(db);
+  }, 60_000);
+
+  afterAll(async () => {
+    await handle?.close();
+  });
+
+  it('reads null and deletes nothing while no URL is set', async () => {
+    expect(await webhooks().getHostToolsUrl(account.owner)).toEqual({ webhookURL: null });
+    expect(await webhooks().deleteHostToolsUrl(account.owner)).toEqual({ deleted: false });
+    expect(await auditOf(account.accountId)).toEqual([]);
+  });
+
+  it('sets the URL as one hosttools subscription to reservation and message events, listed and audited', async () => {
+    const set = await webhooks().setHostToolsUrl(account.owner, { url: ' https://ht.example.com/hook ' });
+    expect(set).toEqual({
+      id: expect.stringMatching(/^whk_/),
+      url: 'https://ht.example.com/hook',
+      events: hostToolsEvents,
+      format: 'hosttools',
+      active: true,
+      disabledReason: null,
+      consecutiveFailures: 0,
+      createdAt: expect.any(String),
+    });
+    expect(await webhooks().getHostToolsUrl(account.owner)).toEqual({
+      webhookURL: 'https://ht.example.com/hook',
+    });
+    // Any role reads it; other accounts see none.
+    expect(await webhooks().getHostToolsUrl(viewer())).toEqual({ webhookURL: 'https://ht.example.com/hook' });
+    expect(await webhooks().getHostToolsUrl(other.owner)).toEqual({ webhookURL: null });
+    expect((await webhooks().list(account.owner, {})).items).toEqual([set]);
+    expect(await auditOf(account.accountId)).toEqual([
+      {
+        action: 'webhook.create',
+        target_id: set.id,
+        details: { url: 'https://ht.example.com/hook', events: hostToolsEvents, format: 'hosttools' },
+      },
+    ]);
+    // Signed like every subscription, with a secret of its own that no answer shows.
+    const [row] = await hostToolsRows(account.accountId);
+    expect(row?.secret).toMatch(/^whsec_/);
+    expect(JSON.stringify(set)).not.toContain(row?.secret);
+  });
+
+  it('replaces the URL when set again, keeping one subscription and turning deliveries back on', async () => {
+    const [before] = await hostToolsRows(account.accountId);
+    await webhooks().update(account.owner, { webhookId: before?.id ?? '', active: false });
+    await db
+      .updateTable('webhook_subscriptions')
+      .set({ consecutive_failures: 7 })
+      .where('id', '=', before?.id ?? '')
+      .execute();
+
+    const replaced = await webhooks().setHostToolsUrl(account.owner, { url: 'https://ht.example.com/v2' });
+    expect(replaced).toMatchObject({
+      id: before?.id,
+      url: 'https://ht.example.com/v2',
+      format: 'hosttools',
+      active: true,
+      disabledReason: null,
+      consecutiveFailures: 0,
+    });
+    const rows = await hostToolsRows(account.accountId);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.secret).toBe(before?.secret);
+    expect(await webhooks().getHostToolsUrl(account.owner)).toEqual({
+      webhookURL: 'https://ht.example.com/v2',
+    });
+    const audit = await auditOf(account.accountId);
+    expect(audit.at(-1)).toEqual({
+      action: 'webhook.update',
+      target_id: before?.id,
+      details: { url: 'https://ht.example.com/v2', format: 'hosttools' },
+    });
+
+    // Calls racing each other still leave one subscription, with one of their URLs.
+    await Promise.all([
+      webhooks().setHostToolsUrl(account.owner, { url: 'https://ht.example.com/a' }),
+      webhooks().setHostToolsUrl(account.owner, { url: 'https://ht.example.com/b' }),
+    ]);
+    const raced = await hostToolsRows(account.accountId);
+    expect(raced.map((row) => row.id)).toEqual([before?.id]);
+    expect(['https://ht.example.com/a', 'https://ht.example.com/b']).toContain(raced[0]?.url);
+  });
+
+  // Two transactions at once need a server; PGlite runs one at a time.
+  it.runIf(kind === 'postgres')(
+    'lets a writer holding the subscription audit while a setWebhook waits for it',
+    async () => {
+      const [row] = await hostToolsRows(account.accountId);
+      const webhookId = row?.id ?? '';
+      let setting: Promise<unknown> = Promise.resolve();
+      // As update and delete do: hold the subscription's row, then write the audit entry. setWebhook, started
+      // in between, holds the account and waits for the row; the audit entry must not wait for the account.
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .selectFrom('webhook_subscriptions')
+          .select('id')
+          .where('id', '=', webhookId)
+          .forUpdate()
+          .execute();
+        setting = webhooks().setHostToolsUrl(account.owner, { url: 'https://ht.example.com/after' });
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        await recordAudit(trx, account.owner, {
+          action: 'webhook.update',
+          targetType: 'webhook',
+          targetId: webhookId,
+        });
+      });
+      await expect(setting).resolves.toMatchObject({ id: webhookId, url: 'https://ht.example.com/after' });
+    },
+  );
+
+  it('refuses bad URLs, viewers and Host Tools-less events, changing nothing', async () => {
+    const before = await hostToolsRows(account.accountId);
+    const auditBefore = await auditOf(account.accountId);
+    for (const url of [
+      'http://ht.example.com/hook',
+      'not a url',
+      `https://ht.example.com/${'x'.repeat(2000)}`,
+    ]) {
+      await expect(webhooks().setHostToolsUrl(account.owner, { url })).rejects.toMatchObject({
+        code: 'invalid_argument',
+      });
+    }
+    await expect(webhooks().setHostToolsUrl(account.owner, {} as never)).rejects.toMatchObject({
+      code: 'invalid_argument',
+    });
+    await expect(
+      webhooks().setHostToolsUrl(viewer(), { url: 'https://ht.example.com/viewer' }),
+    ).rejects.toMatchObject({ code: 'permission_denied' });
+    await expect(webhooks().deleteHostToolsUrl(viewer())).rejects.toMatchObject({
+      code: 'permission_denied',
+    });
+    // Its body describes reservations and messages only.
+    const webhookId = before[0]?.id ?? '';
+    const refused = webhooks().update(account.owner, {
+      webhookId,
+      events: ['reservation.created', 'review.created'],
+    });
+    await expect(refused).rejects.toMatchObject({
+      code: 'invalid_argument',
+      details: { refusedEvents: ['review.created'] },
+    });
+    expect(await hostToolsRows(account.accountId)).toEqual(before);
+    expect(await auditOf(account.accountId)).toEqual(auditBefore);
+
+    const narrowed = await webhooks().update(account.owner, { webhookId, events: ['message.created'] });
+    expect(narrowed).toMatchObject({ format: 'hosttools', events: ['message.created'] });
+  });
+
+  it('counts toward the cap only when it creates the subscription', async () => {
+    // `account` has its hosttools subscription: fill up to the cap with ordinary ones.
+    for (let n = 1; n < 20; n += 1) {
+      await webhooks().create(account.owner, { url: `https://hooks.example.com/${n}` });
+    }
+    const replaced = await webhooks().setHostToolsUrl(account.owner, { url: 'https://ht.example.com/full' });
+    expect(replaced.url).toBe('https://ht.example.com/full');
+
+    for (let n = 0; n < 20; n += 1) {
+      await webhooks().create(other.owner, { url: `https://hooks.example.com/other/${n}` });
+    }
+    await expect(
+      webhooks().setHostToolsUrl(other.owner, { url: 'https://ht.example.com/other' }),
+    ).rejects.toMatchObject({ code: 'failed_precondition' });
+    expect(await hostToolsRows(other.accountId)).toEqual([]);
+  });
+
+  it('deletes the URL: audited once, then reads null; other accounts cannot reach it', async () => {
+    const [mine] = await hostToolsRows(account.accountId);
+    expect(await webhooks().deleteHostToolsUrl(other.owner)).toEqual({ deleted: false });
+    expect(await hostToolsRows(account.accountId)).toHaveLength(1);
+
+    expect(await webhooks().deleteHostToolsUrl(account.owner)).toEqual({ deleted: true });
+    expect(await webhooks().getHostToolsUrl(account.owner)).toEqual({ webhookURL: null });
+    expect(await hostToolsRows(account.accountId)).toEqual([]);
+    expect(await webhooks().deleteHostToolsUrl(account.owner)).toEqual({ deleted: false });
+    const deletions = (await auditOf(account.accountId)).filter((entry) => entry.action === 'webhook.delete');
+    expect(deletions).toEqual([
+      {
+        action: 'webhook.delete',
+        target_id: mine?.id,
+        details: { url: 'https://ht.example.com/full', format: 'hosttools' },
+      },
+    ]);
+    // Setting it again makes a new subscription.
+    const again = await webhooks().setHostToolsUrl(account.owner, { url: 'https://ht.example.com/again' });
+    expect(again.id).not.toBe(mine?.id);
+  });
+
+  it('holds one hosttools subscription per account and known formats in the schema itself', async () => {
+    const row = (format: string) => ({
+      id: `whk_${format}_${Math.random().toString(36).slice(2)}`,
+      account_id: account.accountId,
+      url: 'https://ht.example.com/direct',
+      events: hostToolsEvents,
+      secret: 'whsec_direct',
+      format,
+    });
+    await expect(
+      db.insertInto('webhook_subscriptions').values(row('hosttools')).execute(),
+    ).rejects.toMatchObject({
+      code: '23505',
+    });
+    await expect(
+      db.insertInto('webhook_subscriptions').values(row('zapier')).execute(),
+    ).rejects.toMatchObject({
+      code: '23514',
+    });
   });
 });

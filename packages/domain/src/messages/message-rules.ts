@@ -83,39 +83,35 @@ const templateTextSchema = z
     }
   });
 
+// The fields a rule is made of, shared by create and update so both validate them the same way.
+const ruleNameSchema = z.string().trim().min(1).max(200);
+const ruleTriggerSchema = z.enum(messageRuleTriggers);
+const ruleOffsetDaysSchema = z.number().int().min(-60).max(60);
+const ruleSendTimeSchema = z
+  .string()
+  .regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/, 'Use 24-hour HH:MM, e.g. 09:30.');
+const ruleListingIdsSchema = z.array(listingIdSchema).min(1).max(2000);
+const ruleChannelsSchema = z.array(channelSchema).min(1).max(channels.length);
+
 /** Input of {@link MessageRuleUseCases.create}. */
 export const createMessageRuleInputSchema = z
   .object({
-    name: z.string().trim().min(1).max(200).describe('A name for the host, e.g. "Check-in instructions".'),
-    trigger: z.enum(messageRuleTriggers).describe('What starts the rule.'),
-    offsetDays: z
-      .number()
-      .int()
-      .min(-60)
-      .max(60)
+    name: ruleNameSchema.describe('A name for the host, e.g. "Check-in instructions".'),
+    trigger: ruleTriggerSchema.describe('What starts the rule.'),
+    offsetDays: ruleOffsetDaysSchema
       .default(0)
       .describe('Days after (positive) or before (negative) the trigger, −60 to 60; default 0.'),
-    sendTime: z
-      .string()
-      .regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/, 'Use 24-hour HH:MM, e.g. 09:30.')
+    sendTime: ruleSendTimeSchema
       .optional()
       .describe('Listing-local time to send, HH:MM; omit to send as soon as the rule is due.'),
     body: templateTextSchema.describe('The message, up to 5000 characters; may use {{variables}}.'),
     lastMinuteBody: templateTextSchema
       .optional()
       .describe('check_in rules only: the text for bookings made after the regular send time passed.'),
-    listingIds: z
-      .array(listingIdSchema)
-      .min(1)
-      .max(2000)
+    listingIds: ruleListingIdsSchema
       .optional()
       .describe('Listings the rule covers; omit for all listings, including future ones.'),
-    channels: z
-      .array(channelSchema)
-      .min(1)
-      .max(channels.length)
-      .optional()
-      .describe('Channels the rule covers; omit for all.'),
+    channels: ruleChannelsSchema.optional().describe('Channels the rule covers; omit for all.'),
   })
   .refine((input) => input.lastMinuteBody === undefined || input.trigger === 'check_in', {
     path: ['lastMinuteBody'],
@@ -129,10 +125,57 @@ export const createMessageRuleInputSchema = z
 /** Input of {@link MessageRuleUseCases.create}. */
 export type CreateMessageRuleInput = z.input<typeof createMessageRuleInputSchema>;
 
-/** Input of {@link MessageRuleUseCases.pause} and {@link MessageRuleUseCases.resume}. */
+/**
+ * Changes to a message rule. Omitted fields stay as they are; `null` removes a setting. The rule as changed
+ * must satisfy everything a new rule must (e.g. a last-minute text only on a check_in rule).
+ */
+export const updateMessageRuleInputSchema = z
+  .object({
+    ruleId: messageRuleIdSchema,
+    name: ruleNameSchema.optional().describe('A name for the host.'),
+    trigger: ruleTriggerSchema.optional().describe('What starts the rule.'),
+    offsetDays: ruleOffsetDaysSchema
+      .optional()
+      .describe('Days after (positive) or before (negative) the trigger, −60 to 60.'),
+    sendTime: ruleSendTimeSchema
+      .nullable()
+      .optional()
+      .describe('Listing-local time to send, HH:MM; null sends as soon as the rule is due.'),
+    body: templateTextSchema
+      .optional()
+      .describe('The message, up to 5000 characters; may use {{variables}}.'),
+    lastMinuteBody: templateTextSchema
+      .nullable()
+      .optional()
+      .describe(
+        'check_in rules only: the text for bookings made after the regular send time; null removes it.',
+      ),
+    listingIds: ruleListingIdsSchema
+      .nullable()
+      .optional()
+      .describe('Replaces the listings the rule covers; null covers all listings, including future ones.'),
+    channels: ruleChannelsSchema
+      .nullable()
+      .optional()
+      .describe('Replaces the channels the rule covers; null covers all.'),
+  })
+  .refine(
+    (input) => Object.entries(input).some(([key, value]) => key !== 'ruleId' && value !== undefined),
+    'Name at least one field to change besides ruleId.',
+  );
+/** Input of {@link MessageRuleUseCases.update}. */
+export type UpdateMessageRuleInput = z.input<typeof updateMessageRuleInputSchema>;
+
+/** Input of {@link MessageRuleUseCases.pause}, {@link MessageRuleUseCases.resume} and {@link MessageRuleUseCases.delete}. */
 export const messageRuleRefInputSchema = z.object({ ruleId: messageRuleIdSchema });
 /** Input naming one message rule. */
 export type MessageRuleRefInput = z.input<typeof messageRuleRefInputSchema>;
+
+/** What {@link MessageRuleUseCases.delete} reports. */
+export interface DeletedMessageRule {
+  readonly id: string;
+  readonly deleted: true;
+}
 
 /** Reads and manages automated message rules. */
 export interface MessageRuleUseCases {
@@ -147,4 +190,12 @@ export interface MessageRuleUseCases {
   pause(actor: Actor, input: MessageRuleRefInput): Promise<MessageRule>;
   /** Lets a paused rule send again; resuming an active rule changes nothing. Audited when it changes. */
   resume(actor: Actor, input: MessageRuleRefInput): Promise<MessageRule>;
+  /**
+   * Changes a rule; refused with `invalid_argument` when the rule as changed would not be a valid new rule
+   * (unknown `{{variables}}` are named). Guests who already got the rule's message do not get it again.
+   * Listing ids outside the account are `not_found`. Audited.
+   */
+  update(actor: Actor, input: UpdateMessageRuleInput): Promise<MessageRule>;
+  /** Deletes a rule; it sends nothing more, and messages it sent stay in their threads. Audited. */
+  delete(actor: Actor, input: MessageRuleRefInput): Promise<DeletedMessageRule>;
 }

@@ -95,39 +95,46 @@ export const listPricingRulesInputSchema = z.object({
 /** Input of {@link PricingUseCases.listRules}. */
 export type ListPricingRulesInput = z.input<typeof listPricingRulesInputSchema>;
 
+/** Validates a pricing rule id. */
+export const pricingRuleIdSchema = z.string().min(1).max(64).describe('Pricing rule id, e.g. pru_…');
+
+/** Most rules one reorder may list: it names every rule of the account, so this bounds the request. */
+const maxReorderedPricingRules = 2000;
+
+// The fields a rule is made of, shared by create and update so both validate them the same way.
+const ruleNameSchema = z.string().trim().min(1).max(100).describe('Short name, e.g. "Weekend uplift".');
+const ruleListingIdsSchema = z
+  .array(listingIdSchema)
+  .min(1)
+  .max(2000)
+  .refine((ids) => new Set(ids).size === ids.length, 'Name each listing once.');
+const ruleDaysOfWeekSchema = z
+  .array(dayOfWeekSchema)
+  .min(1)
+  .max(7)
+  .refine((days) => new Set(days).size === days.length, 'Name each day of the week once.');
+const ruleLastMinuteDaysSchema = z.number().int().min(0).max(maxLastMinuteDays);
+const ruleOrphanGapMaxNightsSchema = z.number().int().min(1).max(maxOrphanGapNights);
+
 /** A new pricing rule. Every condition given must hold for the rule to change a night's price. */
 export const createPricingRuleInputSchema = z
   .object({
-    name: z.string().trim().min(1).max(100).describe('Short name, e.g. "Weekend uplift".'),
+    name: ruleNameSchema,
     adjustment: pricingAdjustmentSchema,
-    listingIds: z
-      .array(listingIdSchema)
-      .min(1)
-      .max(2000)
+    listingIds: ruleListingIdsSchema
       .optional()
       .describe('Listings the rule applies to; omit to apply it to every listing, including future ones.'),
-    daysOfWeek: z
-      .array(dayOfWeekSchema)
-      .min(1)
-      .max(7)
+    daysOfWeek: ruleDaysOfWeekSchema
       .optional()
       .describe('Only nights on these days of the week, each at most once (0 = Sunday … 6 = Saturday).'),
     startDate: localDateSchema.optional().describe('Only nights on or after this date (inclusive).'),
     endDate: localDateSchema.optional().describe('Only nights on or before this date (inclusive).'),
-    lastMinuteDays: z
-      .number()
-      .int()
-      .min(0)
-      .max(maxLastMinuteDays)
+    lastMinuteDays: ruleLastMinuteDaysSchema
       .optional()
       .describe(
         `Only nights from the listing’s today up to this many days ahead (0 = tonight only, max ${maxLastMinuteDays}).`,
       ),
-    orphanGapMaxNights: z
-      .number()
-      .int()
-      .min(1)
-      .max(maxOrphanGapNights)
+    orphanGapMaxNights: ruleOrphanGapMaxNightsSchema
       .optional()
       .describe(
         `Only open nights in a gap of at most this many nights between two booked or blocked nights (1–${maxOrphanGapNights}).`,
@@ -135,12 +142,6 @@ export const createPricingRuleInputSchema = z
     enabled: z.boolean().default(true).describe('Create the rule switched on (default) or off.'),
   })
   .superRefine((input, context) => {
-    if (input.daysOfWeek !== undefined && new Set(input.daysOfWeek).size !== input.daysOfWeek.length) {
-      context.addIssue({ code: 'custom', path: ['daysOfWeek'], message: 'Name each day of the week once.' });
-    }
-    if (input.listingIds !== undefined && new Set(input.listingIds).size !== input.listingIds.length) {
-      context.addIssue({ code: 'custom', path: ['listingIds'], message: 'Name each listing once.' });
-    }
     if (input.startDate !== undefined && input.endDate !== undefined && input.endDate < input.startDate) {
       context.addIssue({
         code: 'custom',
@@ -151,6 +152,82 @@ export const createPricingRuleInputSchema = z
   });
 /** Input of {@link PricingUseCases.createRule}. */
 export type CreatePricingRuleInput = z.input<typeof createPricingRuleInputSchema>;
+
+/**
+ * Changes to a pricing rule. Omitted fields stay as they are; `null` removes a condition. The rule as
+ * changed must satisfy everything a new rule must (e.g. endDate not before startDate).
+ */
+export const updatePricingRuleInputSchema = z
+  .object({
+    ruleId: pricingRuleIdSchema,
+    name: ruleNameSchema.optional(),
+    adjustment: pricingAdjustmentSchema.optional(),
+    listingIds: ruleListingIdsSchema
+      .nullable()
+      .optional()
+      .describe(
+        'Replaces the listings the rule applies to; null applies it to every listing, including future ones.',
+      ),
+    daysOfWeek: ruleDaysOfWeekSchema
+      .nullable()
+      .optional()
+      .describe('Replaces the days of the week (0 = Sunday … 6 = Saturday); null means every day.'),
+    startDate: localDateSchema
+      .nullable()
+      .optional()
+      .describe('Only nights on or after this date (inclusive); null removes the start.'),
+    endDate: localDateSchema
+      .nullable()
+      .optional()
+      .describe('Only nights on or before this date (inclusive); null removes the end.'),
+    lastMinuteDays: ruleLastMinuteDaysSchema
+      .nullable()
+      .optional()
+      .describe(
+        `Only nights from the listing’s today up to this many days ahead (0–${maxLastMinuteDays}); null removes the condition.`,
+      ),
+    orphanGapMaxNights: ruleOrphanGapMaxNightsSchema
+      .nullable()
+      .optional()
+      .describe(
+        `Only open nights in a gap of at most this many nights (1–${maxOrphanGapNights}); null removes the condition.`,
+      ),
+    enabled: z
+      .boolean()
+      .optional()
+      .describe('false keeps the rule but stops it changing prices; true turns it on.'),
+  })
+  .refine(
+    (input) => Object.entries(input).some(([key, value]) => key !== 'ruleId' && value !== undefined),
+    'Name at least one field to change besides ruleId.',
+  );
+/** Input of {@link PricingUseCases.updateRule}. */
+export type UpdatePricingRuleInput = z.input<typeof updatePricingRuleInputSchema>;
+
+/** Names one pricing rule. */
+export const pricingRuleRefInputSchema = z.object({ ruleId: pricingRuleIdSchema });
+/** Input of {@link PricingUseCases.deleteRule}. */
+export type PricingRuleRefInput = z.input<typeof pricingRuleRefInputSchema>;
+
+/** The new application order of an account's pricing rules. */
+export const reorderPricingRulesInputSchema = z.object({
+  ruleIds: z
+    .array(pricingRuleIdSchema)
+    .min(1)
+    .max(maxReorderedPricingRules)
+    .refine((ids) => new Set(ids).size === ids.length, 'Name each rule once.')
+    .describe(
+      'Every pricing rule id of the account, each once, in the order the rules should apply (first applies first).',
+    ),
+});
+/** Input of {@link PricingUseCases.reorderRules}. */
+export type ReorderPricingRulesInput = z.input<typeof reorderPricingRulesInputSchema>;
+
+/** What {@link PricingUseCases.deleteRule} reports. */
+export interface DeletedPricingRule {
+  readonly id: string;
+  readonly deleted: true;
+}
 
 /** A stay to price. */
 export const quoteInputSchema = z.object({
@@ -200,4 +277,17 @@ export interface PricingUseCases {
   listRules(actor: Actor, input: ListPricingRulesInput): Promise<Page<PricingRule>>;
   /** Adds a rule after all existing ones; audited. Unknown listing ids are `not_found`. */
   createRule(actor: Actor, input: CreatePricingRuleInput): Promise<PricingRule>;
+  /**
+   * Changes a rule's name, adjustment, conditions or switch; its place in the order stays. Refused with
+   * `invalid_argument` when the rule as changed would not be a valid new rule; audited. Unknown rule or
+   * listing ids are `not_found`.
+   */
+  updateRule(actor: Actor, input: UpdatePricingRuleInput): Promise<PricingRule>;
+  /** Deletes a rule; the others keep their order (positions close up behind it). Audited. */
+  deleteRule(actor: Actor, input: PricingRuleRefInput): Promise<DeletedPricingRule>;
+  /**
+   * Puts the account's rules in a new application order, given as the complete list of their ids; a missing
+   * or unknown id is `invalid_argument` naming them. Returns every rule in the new order; audited.
+   */
+  reorderRules(actor: Actor, input: ReorderPricingRulesInput): Promise<PricingRule[]>;
 }

@@ -15,6 +15,23 @@ export const webhookEvents = [
 /** One of {@link webhookEvents}. */
 export type WebhookEvent = (typeof webhookEvents)[number];
 
+/**
+ * How deliveries to a subscription are shaped. `innkeep`: the envelope `{id, event, created, data}`.
+ * `hosttools`: the body `{type, document}` Host Tools integrations read, for the single URL they set with
+ * setWebhook; an account has at most one such subscription.
+ */
+export const webhookFormats = ['innkeep', 'hosttools'] as const;
+/** One of {@link webhookFormats}. */
+export type WebhookFormat = (typeof webhookFormats)[number];
+
+/** The events a Host Tools URL receives: the ones its body can describe (a reservation or a new message). */
+export const hostToolsWebhookEvents = [
+  'reservation.created',
+  'reservation.updated',
+  'reservation.cancelled',
+  'message.created',
+] as const satisfies readonly WebhookEvent[];
+
 /** Most subscriptions one account may have; every event is sent to each of them. */
 export const maxWebhooksPerAccount = 20;
 
@@ -64,6 +81,12 @@ export const webhookSchema = z.object({
   id: z.string(),
   url: z.string(),
   events: z.array(z.enum(webhookEvents)),
+  format: z
+    .enum(webhookFormats)
+    .describe(
+      'innkeep: deliveries are {id, event, created, data}; hosttools: the Host Tools body {type, document} ' +
+        'of the single URL set with setWebhook.',
+    ),
   active: z.boolean().describe('False when turned off by a user or disabled after repeated failures.'),
   disabledReason: z.string().nullable().describe('Why the subscription is off; null while active.'),
   consecutiveFailures: z.number().describe('Deliveries that failed in a row since the last success.'),
@@ -97,7 +120,10 @@ export const createWebhookInputSchema = z.object({
 /** Input of {@link WebhookUseCases.create}. */
 export type CreateWebhookInput = z.input<typeof createWebhookInputSchema>;
 
-/** Changes to a subscription. Omitted fields stay as they are. */
+/**
+ * Changes to a subscription. Omitted fields stay as they are. The Host Tools subscription takes only
+ * {@link hostToolsWebhookEvents}.
+ */
 export const updateWebhookInputSchema = z
   .object({
     webhookId: webhookIdSchema,
@@ -126,6 +152,23 @@ export interface DeletedWebhook {
   readonly deleted: true;
 }
 
+/** The URL Host Tools integrations set, for {@link WebhookUseCases.setHostToolsUrl}. */
+export const setHostToolsWebhookInputSchema = z.object({ url: webhookUrlSchema });
+/** Input of {@link WebhookUseCases.setHostToolsUrl}. */
+export type SetHostToolsWebhookInput = z.input<typeof setHostToolsWebhookInputSchema>;
+
+/** What {@link WebhookUseCases.getHostToolsUrl} reports. */
+export interface HostToolsWebhookUrl {
+  /** The URL set, whether or not deliveries to it are on; null when none is set. */
+  readonly webhookURL: string | null;
+}
+
+/** What {@link WebhookUseCases.deleteHostToolsUrl} reports. */
+export interface DeletedHostToolsWebhook {
+  /** False when no URL was set, so nothing was deleted. */
+  readonly deleted: boolean;
+}
+
 /** Manages the account's webhook subscriptions. */
 export interface WebhookUseCases {
   /** Lists subscriptions, oldest first, without their secrets. */
@@ -136,4 +179,14 @@ export interface WebhookUseCases {
   update(actor: Actor, input: UpdateWebhookInput): Promise<Webhook>;
   /** Deletes a subscription; deliveries stop at once. Audited. */
   delete(actor: Actor, input: WebhookRefInput): Promise<DeletedWebhook>;
+  /** The account's Host Tools URL (its `hosttools` subscription), or null when none is set. */
+  getHostToolsUrl(actor: Actor): Promise<HostToolsWebhookUrl>;
+  /**
+   * Sets the account's Host Tools URL: creates its `hosttools` subscription (to {@link hostToolsWebhookEvents},
+   * counting toward {@link maxWebhooksPerAccount}) or points the existing one at the new URL and turns its
+   * deliveries back on. Same URL rules as create; audited.
+   */
+  setHostToolsUrl(actor: Actor, input: SetHostToolsWebhookInput): Promise<Webhook>;
+  /** Deletes the Host Tools subscription; `deleted` is false when there was none. Audited when it deletes. */
+  deleteHostToolsUrl(actor: Actor): Promise<DeletedHostToolsWebhook>;
 }

@@ -53,10 +53,12 @@ export function createMessageRuleRunner({ db, clock }: StoreDeps): MessageRuleRu
       // The waits of the threads written move in the same transaction as their messages: the caller's, when
       // it runs us inside one (the scheduled job holds its advisory lock in a transaction), else our own.
       const send = async (trx: Transaction<Database>) => {
+        const sendable = await keepRulesStillActive(trx, rows);
+        if (sendable.length === 0) return { due: 0, written: [] };
         const written = await trx
           .insertInto('messages')
           .values(
-            rows.map((row) => ({
+            sendable.map((row) => ({
               id: newId('message'),
               account_id: row.account_id,
               reservation_id: row.reservation_id,
@@ -103,14 +105,34 @@ export function createMessageRuleRunner({ db, clock }: StoreDeps): MessageRuleRu
           trx,
           written.map((row) => row.reservation_id),
         );
-        return written;
+        return { due: sendable.length, written };
       };
-      const inserted = db.isTransaction
+      const { due, written } = db.isTransaction
         ? await send(db as Transaction<Database>)
         : await inTransaction(db, send);
-      return { sent: inserted.length, skipped: rows.length - inserted.length };
+      return { sent: written.length, skipped: due - written.length };
     },
   };
+}
+
+/**
+ * The due rows whose rules still exist and are not paused, with those rules locked (`for key share`) until
+ * the transaction ends. A rule deleted or paused since the due query ran is dropped rather than sent: without
+ * the lock, a delete committing between that query and the insert would make the insert fail on the
+ * foreign key, and with it the whole run. Held, the lock makes a delete or pause wait for this run instead.
+ */
+async function keepRulesStillActive(
+  trx: Transaction<Database>,
+  rows: readonly DueRow[],
+): Promise<readonly DueRow[]> {
+  const ruleIds = [...new Set(rows.map((row) => row.rule_id))].sort();
+  const { rows: active } = await sql<{ id: string }>`
+    select id from message_rules
+    where id = any(${ruleIds}::text[]) and not paused
+    order by id
+    for key share`.execute(trx);
+  const activeIds = new Set(active.map((rule) => rule.id));
+  return rows.filter((row) => activeIds.has(row.rule_id));
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Channel } from '@innkeep/domain';
 import {
   type Actor,
+  applyMessageRuleChanges,
   assertCanWrite,
   createMessageRuleInputSchema,
   decodeCursor,
@@ -14,6 +15,7 @@ import {
   notFound,
   parseInput,
   toPage,
+  updateMessageRuleInputSchema,
 } from '@innkeep/domain';
 import { type Selectable, sql } from 'kysely';
 import type { MessageRulesTable } from '../database.ts';
@@ -132,6 +134,83 @@ export function createMessageRuleUseCases({ db, clock }: StoreDeps): MessageRule
 
     pause: (actor, input) => setPaused(actor, input, true),
     resume: (actor, input) => setPaused(actor, input, false),
+
+    async update(actor, rawInput) {
+      assertCanWrite(actor);
+      const { ruleId, ...changes } = parseInput(updateMessageRuleInputSchema, rawInput);
+      return inTransaction(db, async (trx) => {
+        const current = await trx
+          .selectFrom('message_rules')
+          .selectAll()
+          .where('id', '=', ruleId)
+          .where('account_id', '=', actor.accountId)
+          .forUpdate()
+          .executeTakeFirst();
+        if (!current) throw notFound('message rule', ruleId);
+        const changed = applyMessageRuleChanges(toMessageRule(current), changes);
+        const listingIds = changed.listingIds === undefined ? null : [...new Set(changed.listingIds)];
+        if (changes.listingIds && listingIds !== null) {
+          await assertListingsInAccount(trx, actor.accountId, listingIds);
+        }
+        // The rule keeps its id, so the runner's record of who already got it still holds: an edited text
+        // goes to guests not yet written to, never a second time to the others.
+        const updated = await trx
+          .updateTable('message_rules')
+          .set({
+            name: changed.name,
+            trigger: changed.trigger,
+            offset_days: changed.offsetDays,
+            send_time: changed.sendTime ?? null,
+            body: changed.body,
+            last_minute_body: changed.lastMinuteBody ?? null,
+            listing_ids: listingIds,
+            channels: changed.channels === undefined ? null : [...new Set(changed.channels)],
+            updated_at: clock.now(),
+          })
+          .where('id', '=', current.id)
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        await recordAudit(trx, actor, {
+          action: 'message_rule.update',
+          targetType: 'message_rule',
+          targetId: current.id,
+          // Field names and the rule's outline as create logs it; texts stay out of the log, as on create.
+          details: {
+            changedFields: Object.entries(changes)
+              .filter(([, value]) => value !== undefined)
+              .map(([field]) => field),
+            name: changed.name,
+            trigger: changed.trigger,
+            offsetDays: changed.offsetDays,
+          },
+        });
+        return toMessageRule(updated);
+      });
+    },
+
+    async delete(actor, rawInput) {
+      assertCanWrite(actor);
+      const { ruleId } = parseInput(messageRuleRefInputSchema, rawInput);
+      return inTransaction(db, async (trx) => {
+        // Messages the rule sent stay in their threads: their message_rule_id is set to null by the foreign
+        // key (on delete set null), and the runner locks the rules it sends for before writing, so a run
+        // racing this delete drops the rule's messages instead of failing on the missing rule.
+        const deleted = await trx
+          .deleteFrom('message_rules')
+          .where('id', '=', ruleId)
+          .where('account_id', '=', actor.accountId)
+          .returning(['id', 'name'])
+          .executeTakeFirst();
+        if (!deleted) throw notFound('message rule', ruleId);
+        await recordAudit(trx, actor, {
+          action: 'message_rule.delete',
+          targetType: 'message_rule',
+          targetId: deleted.id,
+          details: { name: deleted.name },
+        });
+        return { id: deleted.id, deleted: true } as const;
+      });
+    },
   };
 }
 

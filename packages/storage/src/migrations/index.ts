@@ -16,6 +16,7 @@ import * as calendarHoldSpans from './2026_11_25_0014_calendar_hold_spans.ts';
 import * as groupMemberNames from './2026_11_25_0015_group_member_names.ts';
 import * as stayAccountMonthFacts from './2026_11_25_0016_stay_account_month_facts.ts';
 import * as guestWaitBuckets from './2026_11_25_0017_guest_wait_buckets.ts';
+import * as hostToolsWebhook from './2026_11_27_0018_host_tools_webhook.ts';
 
 /**
  * The domain's migrations by name. Names sort in the order they run; other packages (auth) contribute
@@ -39,4 +40,5 @@ export const domainMigrations: Readonly<Record<string, Migration>> = {
   '2026_11_25_0015_group_member_names': groupMemberNames,
   '2026_11_25_0016_stay_account_month_facts': stayAccountMonthFacts,
   '2026_11_25_0017_guest_wait_buckets': guestWaitBuckets,
+  '2026_11_27_0018_host_tools_webhook': hostToolsWebhook,
 };

@@ -5,15 +5,18 @@ import {
   DomainError,
   decodeCursor,
   generateSecretToken,
+  hostToolsWebhookEvents,
   listWebhooksInputSchema,
   maxWebhooksPerAccount,
   newId,
   notFound,
   parseInput,
+  setHostToolsWebhookInputSchema,
   toPage,
   updateWebhookInputSchema,
   type Webhook,
   type WebhookEvent,
+  type WebhookFormat,
   type WebhookUseCases,
   webhookEvents,
   webhookRefInputSchema,
@@ -53,21 +56,8 @@ export function createWebhookUseCases({ db }: StoreDeps): WebhookUseCases {
       const input = parseInput(createWebhookInputSchema, rawInput);
       const events = input.events ?? [...webhookEvents];
       return inTransaction(db, async (trx) => {
-        // Serialises concurrent creates of one account, so the cap below cannot be overshot by a race.
-        await trx.selectFrom('accounts').select('id').where('id', '=', actor.accountId).forUpdate().execute();
-        const existing = await trx
-          .selectFrom('webhook_subscriptions')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('account_id', '=', actor.accountId)
-          .executeTakeFirstOrThrow();
-        if (Number(existing.n) >= maxWebhooksPerAccount) {
-          throw new DomainError(
-            'failed_precondition',
-            `This account already has ${maxWebhooksPerAccount} webhook subscriptions, the most allowed. ` +
-              'Delete one, or subscribe an existing URL to more events.',
-            { details: { limit: maxWebhooksPerAccount } },
-          );
-        }
+        await lockAccountWebhooks(trx, actor);
+        await assertRoomForOneMore(trx, actor);
         const id = newId('webhook');
         const secret = generateSecretToken(webhookSecretPrefix);
         await trx
@@ -91,12 +81,15 @@ export function createWebhookUseCases({ db }: StoreDeps): WebhookUseCases {
       return inTransaction(db, async (trx) => {
         const current = await trx
           .selectFrom('webhook_subscriptions')
-          .select(['id', 'active'])
+          .select(['id', 'active', 'format'])
           .where('id', '=', input.webhookId)
           .where('account_id', '=', actor.accountId)
           .forUpdate()
           .executeTakeFirst();
         if (!current) throw notFound('webhook', input.webhookId);
+        if (current.format === 'hosttools' && input.events !== undefined) {
+          assertHostToolsEvents(input.events);
+        }
         const activity =
           input.active === undefined || input.active === current.active
             ? {}
@@ -127,19 +120,145 @@ export function createWebhookUseCases({ db }: StoreDeps): WebhookUseCases {
           .deleteFrom('webhook_subscriptions')
           .where('id', '=', webhookId)
           .where('account_id', '=', actor.accountId)
-          .returning(['id', 'url'])
+          .returning(['id', 'url', 'format'])
           .executeTakeFirst();
         if (!deleted) throw notFound('webhook', webhookId);
         await recordAudit(trx, actor, {
           action: 'webhook.delete',
           targetType: 'webhook',
           targetId: deleted.id,
-          details: { url: deleted.url },
+          details: { url: deleted.url, format: deleted.format },
         });
         return { id: deleted.id, deleted: true } as const;
       });
     },
+
+    async getHostToolsUrl(actor) {
+      const row = await db
+        .selectFrom('webhook_subscriptions')
+        .select('url')
+        .where('account_id', '=', actor.accountId)
+        .where('format', '=', 'hosttools')
+        .executeTakeFirst();
+      return { webhookURL: row?.url ?? null };
+    },
+
+    async setHostToolsUrl(actor, rawInput) {
+      assertCanWrite(actor);
+      const { url } = parseInput(setHostToolsWebhookInputSchema, rawInput);
+      return inTransaction(db, async (trx) => {
+        // The account lock orders concurrent setWebhook calls, so the second replaces the first's URL
+        // instead of colliding with it on the one-per-account index.
+        await lockAccountWebhooks(trx, actor);
+        const existing = await trx
+          .selectFrom('webhook_subscriptions')
+          .select('id')
+          .where('account_id', '=', actor.accountId)
+          .where('format', '=', 'hosttools')
+          .executeTakeFirst();
+        if (existing) {
+          // Setting the URL again is how a Host Tools integration says "deliver here": a subscription
+          // turned off, by a user or after failures, starts again with a clean slate.
+          await trx
+            .updateTable('webhook_subscriptions')
+            .set({ url, active: true, disabled_reason: null, consecutive_failures: 0 })
+            .where('id', '=', existing.id)
+            .execute();
+          await recordAudit(trx, actor, {
+            action: 'webhook.update',
+            targetType: 'webhook',
+            targetId: existing.id,
+            details: { url, format: 'hosttools' },
+          });
+          return findWebhookOrThrow(trx, actor, existing.id);
+        }
+        // Only a new subscription counts toward the cap; replacing the URL adds none.
+        await assertRoomForOneMore(trx, actor);
+        const id = newId('webhook');
+        const events = [...hostToolsWebhookEvents];
+        await trx
+          .insertInto('webhook_subscriptions')
+          .values({
+            id,
+            account_id: actor.accountId,
+            url,
+            events,
+            // Deliveries carry the same signature header as every subscription's, so a receiver may verify
+            // them; Host Tools integrations never see the secret and ignore the header.
+            secret: generateSecretToken(webhookSecretPrefix),
+            format: 'hosttools',
+          })
+          .execute();
+        await recordAudit(trx, actor, {
+          action: 'webhook.create',
+          targetType: 'webhook',
+          targetId: id,
+          details: { url, events, format: 'hosttools' },
+        });
+        return findWebhookOrThrow(trx, actor, id);
+      });
+    },
+
+    async deleteHostToolsUrl(actor) {
+      assertCanWrite(actor);
+      return inTransaction(db, async (trx) => {
+        const deleted = await trx
+          .deleteFrom('webhook_subscriptions')
+          .where('account_id', '=', actor.accountId)
+          .where('format', '=', 'hosttools')
+          .returning(['id', 'url'])
+          .executeTakeFirst();
+        if (!deleted) return { deleted: false };
+        await recordAudit(trx, actor, {
+          action: 'webhook.delete',
+          targetType: 'webhook',
+          targetId: deleted.id,
+          details: { url: deleted.url, format: 'hosttools' },
+        });
+        return { deleted: true };
+      });
+    },
   };
+}
+
+/**
+ * Locks the account row until the transaction ends, which serialises the account's subscription writes: the
+ * cap cannot be overshot by a race, and concurrent setWebhook calls replace one another in turn. `no key
+ * update` still lets inserts that refer to the account (the audit log's) through, so an update or delete
+ * holding a subscription's row while it audits never waits on a setWebhook that waits on that row.
+ */
+async function lockAccountWebhooks(trx: Executor, actor: Actor): Promise<void> {
+  await trx.selectFrom('accounts').select('id').where('id', '=', actor.accountId).forNoKeyUpdate().execute();
+}
+
+/** Refuses with `failed_precondition` when one more subscription would pass {@link maxWebhooksPerAccount}. */
+async function assertRoomForOneMore(trx: Executor, actor: Actor): Promise<void> {
+  const existing = await trx
+    .selectFrom('webhook_subscriptions')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('account_id', '=', actor.accountId)
+    .executeTakeFirstOrThrow();
+  if (Number(existing.n) >= maxWebhooksPerAccount) {
+    throw new DomainError(
+      'failed_precondition',
+      `This account already has ${maxWebhooksPerAccount} webhook subscriptions, the most allowed. ` +
+        'Delete one, or subscribe an existing URL to more events.',
+      { details: { limit: maxWebhooksPerAccount } },
+    );
+  }
+}
+
+/** Refuses events a Host Tools body cannot describe, for the `hosttools` subscription. */
+function assertHostToolsEvents(events: readonly WebhookEvent[]): void {
+  const allowed = new Set<WebhookEvent>(hostToolsWebhookEvents);
+  const refused = events.filter((event) => !allowed.has(event));
+  if (refused.length === 0) return;
+  throw new DomainError(
+    'invalid_argument',
+    `The Host Tools subscription receives only ${hostToolsWebhookEvents.join(', ')}; ` +
+      `its body has no shape for ${refused.join(', ')}.`,
+    { details: { refusedEvents: refused, allowedEvents: [...hostToolsWebhookEvents] } },
+  );
 }
 
 /** Every column but the secret, which leaves the database only inside the delivery worker. */
@@ -150,6 +269,7 @@ function selectWebhooks(db: Executor, actor: Actor) {
       'id',
       'url',
       'events',
+      'format',
       'active',
       'disabled_reason',
       'consecutive_failures',
@@ -171,6 +291,7 @@ function toWebhook(row: Omit<Selectable<WebhookSubscriptionsTable>, 'secret' | '
     id: row.id,
     url: row.url,
     events: row.events as WebhookEvent[],
+    format: row.format as WebhookFormat,
     active: row.active,
     disabledReason: row.disabled_reason,
     consecutiveFailures: row.consecutive_failures,
