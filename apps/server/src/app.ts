@@ -9,6 +9,7 @@ import {
 } from '@innkeep/auth';
 import type { Clock } from '@innkeep/domain';
 import { mcpService } from '@innkeep/mcp-http';
+import { restServerOptions, restService } from '@innkeep/rest';
 import type { LogLevel } from '@innkeep/service-host';
 import {
   gracefulServerOptions,
@@ -18,7 +19,7 @@ import {
   unmatchedRoute,
 } from '@innkeep/service-runtime';
 import { createIdentityUseCases, createPostgresDomain, type DatabaseHandle } from '@innkeep/storage';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import { sql } from 'kysely';
 
@@ -42,8 +43,13 @@ export interface AppDeps {
   /** Requests a minute one access token may send to /mcp (MCP_RATE_LIMIT); default 300. */
   readonly mcpRateLimit?: number | undefined;
   /**
+   * Requests a minute one authToken or access token may send to /api, without and with a partner apiKey
+   * (REST_RATE_LIMIT, REST_PARTNER_RATE_LIMIT); default 120 and 1,200.
+   */
+  readonly restRateLimits?: { readonly perCredential: number; readonly withApiKey: number } | undefined;
+  /**
    * Where this instance hears that a grant, a user's role or a subscription changed (PostgreSQL
-   * deployments: `createPostgresAuthNotifications`). With it, /mcp keeps a per-instance cache of token
+   * deployments: `createPostgresAuthNotifications`). With it, /mcp and /api keep a per-instance cache of token
    * checks that such a change empties at once; without it (PGlite), every request checks its token in
    * the database.
    */
@@ -68,6 +74,9 @@ export interface AppDeps {
  * - The OAuth authorization server: discovery, `/oauth/*` and the sign-in and consent pages.
  * - The account pages: `/login`, `/logout`, `/settings`, `/settings/apps`, `/assets/innkeep.css`.
  * - The MCP tool server at `/mcp` (POST; GET 405, DELETE 204), for access tokens bound to `${BASE_URL}/mcp`.
+ * - The REST API under `/api` (see `restApi`), for authTokens (with an optional partner apiKey) and access
+ *   tokens bound to `${BASE_URL}/api`; operation names match in any letter case and with a trailing slash,
+ *   which `restServerOptions` sets for the whole server.
  */
 export function buildApp(deps: AppDeps): FastifyInstance {
   const app = Fastify({
@@ -77,6 +86,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     },
     trustProxy: deps.trustProxy,
     ...gracefulServerOptions,
+    ...restServerOptions,
   });
   const startedAt = deps.clock.now().getTime();
   // Once, on the root, so the check covers the routes of every plugin below.
@@ -116,9 +126,16 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     baseUrl: deps.baseUrl,
     clock: deps.clock,
   });
+  // One domain for both transports, so /mcp and /api run the same use cases over one connection pool.
+  const domain = createPostgresDomain({ db: deps.database.db, clock: deps.clock });
+  const onRateLimited =
+    metrics === undefined
+      ? undefined
+      : (request: FastifyRequest) =>
+          metrics.recordRateLimitRefusal(request.routeOptions.url ?? unmatchedRoute);
   app.register(mcpService, {
     db,
-    domain: createPostgresDomain({ db: deps.database.db, clock: deps.clock }),
+    domain,
     clock: deps.clock,
     baseUrl: deps.baseUrl,
     redis: deps.redis,
@@ -126,10 +143,18 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     rateLimit: deps.mcpRateLimit === undefined ? undefined : { max: deps.mcpRateLimit, timeWindow: 60_000 },
     authNotifications: deps.authNotifications,
     onToolCall: metrics === undefined ? undefined : (call) => metrics.recordToolCall(call),
-    onRateLimited:
-      metrics === undefined
-        ? undefined
-        : (request) => metrics.recordRateLimitRefusal(request.routeOptions.url ?? unmatchedRoute),
+    onRateLimited,
+  });
+  app.register(restService, {
+    db,
+    domain,
+    identity,
+    clock: deps.clock,
+    baseUrl: deps.baseUrl,
+    redis: deps.redis,
+    rateLimits: deps.restRateLimits,
+    authNotifications: deps.authNotifications,
+    onRateLimited,
   });
 
   return app;

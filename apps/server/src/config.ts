@@ -65,6 +65,13 @@ export interface Config extends DataConfig, ServiceConfig {
   readonly mcpAllowedOrigins: readonly string[];
   /** MCP_RATE_LIMIT: requests a minute one access token may send to /mcp (default 300, the seed's). */
   readonly mcpRateLimit: number;
+  /** REST_RATE_LIMIT: requests a minute one authToken or access token may send to /api (default 120). */
+  readonly restRateLimit: number;
+  /**
+   * REST_PARTNER_RATE_LIMIT: requests a minute one authToken may send to /api together with a partner's
+   * apiKey (default 1,200).
+   */
+  readonly restPartnerRateLimit: number;
   /**
    * MESSAGE_RULES: send hosts' automated messages when they come due (`on`, the default). `off` is for
    * instances that should only serve requests; with several instances one of them at a time sends anyway.
@@ -125,6 +132,8 @@ const serverShape = {
   TRUST_PROXY,
   MCP_ALLOWED_ORIGINS: originListSchema(),
   MCP_RATE_LIMIT: perMinuteLimitSchema(300),
+  REST_RATE_LIMIT: perMinuteLimitSchema(120),
+  REST_PARTNER_RATE_LIMIT: perMinuteLimitSchema(1_200),
   MESSAGE_RULES: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
   METRICS_PORT,
   SHUTDOWN_DRAIN_MS,
@@ -187,6 +196,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
         : embeddedSigningKey(database),
     mcpAllowedOrigins: parsed.MCP_ALLOWED_ORIGINS,
     mcpRateLimit: parsed.MCP_RATE_LIMIT,
+    restRateLimit: parsed.REST_RATE_LIMIT,
+    restPartnerRateLimit: parsed.REST_PARTNER_RATE_LIMIT,
     messageRules: parsed.MESSAGE_RULES === 'on',
   };
 }

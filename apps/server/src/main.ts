@@ -26,6 +26,7 @@ await startService({
       redis,
       mcpAllowedOrigins: config.mcpAllowedOrigins,
       mcpRateLimit: config.mcpRateLimit,
+      restRateLimits: { perCredential: config.restRateLimit, withApiKey: config.restPartnerRateLimit },
       authNotifications,
       isDraining,
       metrics,

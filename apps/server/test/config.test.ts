@@ -49,6 +49,8 @@ describe('loadConfig', () => {
       trustProxy: false,
       mcpAllowedOrigins: [],
       mcpRateLimit: 300,
+      restRateLimit: 120,
+      restPartnerRateLimit: 1_200,
       messageRules: true,
       metricsPort: undefined,
       shutdownDrainMs: 10_000,
@@ -86,6 +88,17 @@ describe('loadConfig', () => {
         `MCP_RATE_LIMIT: must be a whole number of requests a minute, at least 1 (got "${value}")`,
       ]);
     }
+  });
+
+  it('reads REST_RATE_LIMIT and REST_PARTNER_RATE_LIMIT as whole requests a minute', () => {
+    expect(loadConfig({ ...keys, REST_RATE_LIMIT: '600', REST_PARTNER_RATE_LIMIT: '6000' })).toMatchObject({
+      restRateLimit: 600,
+      restPartnerRateLimit: 6_000,
+    });
+    expect(problemsOf({ ...keys, REST_RATE_LIMIT: '1.5', REST_PARTNER_RATE_LIMIT: '0' })).toEqual([
+      'REST_RATE_LIMIT: must be a whole number of requests a minute, at least 1 (got "1.5")',
+      'REST_PARTNER_RATE_LIMIT: must be a whole number of requests a minute, at least 1 (got "0")',
+    ]);
   });
 
   it('reads MCP_ALLOWED_ORIGINS as a list of origins, and refuses anything that is not one', () => {

@@ -187,7 +187,8 @@ describe('the server while PostgreSQL ends its connections', () => {
       .filter((line) => line.includes('Lost a connection to PostgreSQL'));
     expect(lostConnections.length).toBeGreaterThan(0);
     expect(lostConnections.filter((line) => !line.includes('"level":40'))).toEqual([]);
-    // The token cache's listener, cut off again and again, listens again (after its backoff).
+    // The one listener the credential caches of /mcp and /api share, cut off again and again, listens again
+    // (after its backoff).
     await vi.waitFor(
       async () => {
         const { rows } = await sql<{ listening: number }>`

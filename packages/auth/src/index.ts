@@ -26,6 +26,11 @@ export { createAccessTokenVerifier } from './resource-server/access-token-verifi
 export type { AuthNotifications } from './resource-server/auth-notifications.ts';
 export { bearerChallenge, rateLimitKey } from './resource-server/bearer.ts';
 export type {
+  ClosableCredentialLookups,
+  CredentialLookups,
+} from './resource-server/cached-credential-lookups.ts';
+export { createCachedCredentialLookups } from './resource-server/cached-credential-lookups.ts';
+export type {
   AuthTokenCredentials,
   ResourceServerOptions,
   ResourceServerRefusal,
@@ -34,6 +39,7 @@ export type {
   VerifiedCaller,
 } from './resource-server/resource-server.ts';
 export { resourceServer } from './resource-server/resource-server.ts';
+export { sharedAuthNotifications } from './resource-server/shared-auth-notifications.ts';
 export type { AccountPagesOptions } from './web/account-pages.ts';
 export { accountPages } from './web/account-pages.ts';
 export { securityHeaders } from './web/security-headers.ts';

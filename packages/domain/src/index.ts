@@ -125,10 +125,13 @@ export {
 } from './listing-groups/listing-groups.ts';
 export type { Channel, Listing, ListingUseCases } from './listings/listings.ts';
 export {
+  availabilityWindowProblem,
   channels,
+  listAvailableListingsInputSchema,
   listingIdSchema,
   listingSchema,
   listListingsInputSchema,
+  maxAvailabilityWindowNights,
   updateListingInputSchema,
 } from './listings/listings.ts';
 export type { AccessCodeSource, AccessCodeStatus, Lock, LockUseCases } from './locks/locks.ts';

@@ -3,6 +3,8 @@
 
 export type { RestApiOptions } from './rest-api.ts';
 export { defaultRestRateLimits, restApi } from './rest-api.ts';
+export type { RestServiceOptions } from './rest-service.ts';
+export { restService } from './rest-service.ts';
 export { restRoutes } from './route-catalogue.ts';
 export type { RestMethod, RestPaging, RestRoute, RestRouteDeclaration } from './route-definition.ts';
 export { defineRoute } from './route-definition.ts';

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 
 /** The JSON type a query value should become, read from the operation's input field. */
-type QueryValueType = 'number' | 'boolean' | 'array' | 'string';
+type QueryValueType = 'number' | 'boolean' | 'string' | { readonly arrayOf: QueryValueType };
 
 /**
  * The query string as the operation's input expects it: numbers and booleans where its fields are numbers
@@ -24,10 +24,11 @@ export function coerceQuery(
 }
 
 function coerceValue(type: QueryValueType, raw: string | string[]): unknown {
-  if (type === 'array') {
+  if (typeof type === 'object') {
     return (Array.isArray(raw) ? raw : [raw])
       .flatMap((part) => part.split(','))
-      .filter((part) => part !== '');
+      .filter((part) => part !== '')
+      .map((part) => coerceValue(type.arrayOf, part));
   }
   const value = Array.isArray(raw) ? raw[raw.length - 1] : raw;
   if (value === undefined) return undefined;
@@ -47,7 +48,14 @@ function coerceValue(type: QueryValueType, raw: string | string[]): unknown {
 function valueType(schema: z.ZodType): QueryValueType {
   let current: z.ZodType = schema;
   for (;;) {
-    const def = current._zod.def as { type: string; innerType?: z.ZodType; in?: z.ZodType };
+    const def = current._zod.def as {
+      type: string;
+      innerType?: z.ZodType;
+      in?: z.ZodType;
+      element?: z.ZodType;
+      values?: readonly unknown[];
+      options?: readonly z.ZodType[];
+    };
     if (def.innerType !== undefined) {
       current = def.innerType;
     } else if (def.type === 'pipe' && def.in !== undefined) {
@@ -56,10 +64,29 @@ function valueType(schema: z.ZodType): QueryValueType {
       return 'number';
     } else if (def.type === 'boolean') {
       return 'boolean';
-    } else if (def.type === 'array') {
-      return 'array';
+    } else if (def.type === 'array' && def.element !== undefined) {
+      return { arrayOf: valueType(def.element) };
+    } else if (def.type === 'literal' && def.values !== undefined) {
+      return sameType(def.values.map(literalType));
+    } else if (def.type === 'union' && def.options !== undefined) {
+      return sameType(def.options.map(valueType));
     } else {
       return 'string';
     }
   }
+}
+
+/** The type of a literal value (`z.literal(7)` takes the number 7). */
+function literalType(value: unknown): QueryValueType {
+  if (typeof value === 'number') return 'number';
+  if (typeof value === 'boolean') return 'boolean';
+  return 'string';
+}
+
+/** The one type all of `types` are, else text: a union of numbers takes a number, a mixed one is left as sent. */
+function sameType(types: readonly QueryValueType[]): QueryValueType {
+  const [first] = types;
+  return first !== undefined && typeof first === 'string' && types.every((type) => type === first)
+    ? first
+    : 'string';
 }

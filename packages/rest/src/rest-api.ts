@@ -16,9 +16,10 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import { runIdempotentWrite } from './idempotent-write.ts';
+import { openApiDocs } from './openapi/openapi-docs.ts';
 import { coerceQuery } from './query-coercion.ts';
 import { sendRestError, sendRestFailure } from './rest-errors.ts';
-import { restInputSchema, runPaged } from './rest-paging.ts';
+import { asksForPage, restInputSchema, runPaged } from './rest-paging.ts';
 import type { RestRoute } from './route-definition.ts';
 
 /** The limits of PRODUCT.md: 120 requests a minute per authToken or access token, 1,200 with an apiKey. */
@@ -58,7 +59,8 @@ export interface RestApiOptions {
  * (403 `insufficient_scope` with a challenge), a viewer may not write (403 `permission_denied`), the input
  * is built from path, query and body and validated by the operation's schema (400 naming each problem), a
  * write with an `Idempotency-Key` runs once per key, and the answer is JSON. Every error is JSON
- * `{message, code, details?}`, unknown paths included (404).
+ * `{message, code, details?}`, unknown paths included (404). The OpenAPI document of the routes is at
+ * `/api/openapi.json` and a reference page at `/api/docs`, both public.
  *
  * Serve it from a Fastify server made with `restServerOptions`, so that operation names match in any
  * letter case and with a trailing slash, as Host Tools clients send them.
@@ -79,6 +81,8 @@ export async function restApi(app: FastifyInstance, options: RestApiOptions): Pr
       sendRestError(reply, refusal.code, refusal.message, refusal.details),
   });
   await app.register(async (api) => routesScope(api, options), { prefix: '/api' });
+  // Beside the routes' scope, not in it: the description is public and answers without a credential.
+  await app.register(openApiDocs, { routes: options.routes, baseUrl: options.baseUrl, rateLimits: limits });
 }
 
 /** The `/api` scope: JSON-only body parsing, JSON errors and 404s, and the routes. */
@@ -133,7 +137,12 @@ async function routesScope(api: FastifyInstance, options: RestApiOptions): Promi
         const body = request.body ?? {};
         const input = parseInput(inputSchema, route.input({ params, query, body }));
         const context = { actor, domain: options.domain, clock: options.clock };
-        const answerContext = { accountId: caller.accountId, userId: caller.userId, input };
+        const answerContext = {
+          accountId: caller.accountId,
+          userId: caller.userId,
+          input,
+          paged: asksForPage(query),
+        };
         const produce = async () => ({
           status: route.successStatus,
           body: route.answer(await runPaged(route, input, query, context), answerContext),

@@ -10,13 +10,19 @@ import type { RestRoute } from './route-definition.ts';
 export const maxWholeListItems = 100_000;
 
 /**
- * The schema a route's input is validated with: the operation's own, with REST's page size where the
- * operation lists (default 50, at most 500; the operations' own limits are sized for a model's reply).
+ * The schema a route's input is validated with: the operation's own, with REST's page size where the route
+ * pages a list (default 50, at most 500; the operations' own limits are sized for a model's reply).
  */
 export function restInputSchema(route: RestRoute): z.ZodObject {
-  return 'limit' in route.inputSchema.shape
+  // Only lists take REST's page size: an analytics operation's own `limit` (rows of a breakdown) stays its own.
+  return route.paging !== undefined && 'limit' in route.inputSchema.shape
     ? route.inputSchema.safeExtend({ limit: pageInputShape.limit })
     : route.inputSchema;
+}
+
+/** True when the client sent `limit` or `cursor`, asking for one page of a list. */
+export function asksForPage(query: Readonly<Record<string, unknown>>): boolean {
+  return query.limit !== undefined || query.cursor !== undefined;
 }
 
 /**
@@ -30,8 +36,7 @@ export async function runPaged(
   query: Readonly<Record<string, unknown>>,
   context: OperationContext,
 ): Promise<unknown> {
-  const whole =
-    route.paging === 'whole-unless-asked' && query.limit === undefined && query.cursor === undefined;
+  const whole = route.paging === 'whole-unless-asked' && !asksForPage(query);
   if (!whole) return route.run(input as Record<string, unknown>, context);
   const base = { ...(input as Record<string, unknown>), limit: pageLimits.max };
   // The route's operation lists (its paging says so), so its output is a page.

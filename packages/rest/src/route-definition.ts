@@ -23,6 +23,8 @@ export interface RestAnswerContext {
   readonly userId: string;
   /** The operation input the route built and the operation ran with. */
   readonly input: unknown;
+  /** True when the client sent `limit` or `cursor`: a list answers one page and says how to go on. */
+  readonly paged: boolean;
 }
 
 /** How a list route pages. */

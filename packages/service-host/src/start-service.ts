@@ -1,4 +1,8 @@
-import { type AuthNotifications, createPostgresAuthNotifications } from '@innkeep/auth';
+import {
+  type AuthNotifications,
+  createPostgresAuthNotifications,
+  sharedAuthNotifications,
+} from '@innkeep/auth';
 import {
   createDrainState,
   createServiceMetrics,
@@ -146,14 +150,17 @@ function authNotificationsFor(
   log: () => FastifyBaseLogger | undefined,
 ): AuthNotifications | undefined {
   if (database.listen === undefined) return undefined;
-  return createPostgresAuthNotifications({
-    listen: database.listen,
-    onError: (error) =>
-      log()?.warn(
-        { err: error },
-        'Not listening for token revocations: /mcp checks every token in the database until listening again',
-      ),
-  });
+  // One listening connection per instance, shared by the credential caches of every resource it serves.
+  return sharedAuthNotifications(
+    createPostgresAuthNotifications({
+      listen: database.listen,
+      onError: (error) =>
+        log()?.warn(
+          { err: error },
+          'Not listening for credential changes: every credential is checked in the database until listening again',
+        ),
+    }),
+  );
 }
 
 /**

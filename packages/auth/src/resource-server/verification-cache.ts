@@ -4,7 +4,7 @@ import type { AuthInvalidation } from './auth-notifications.ts';
 interface Entry<T> {
   readonly value: T;
   readonly expiresAtMs: number;
-  /** `grant:<id>`, `user:<id>`, `account:<id>`: the notifications that drop it. */
+  /** `grant:<id>`, `user:<id>`, `account:<id>`: the notifications that drop it (any entry: `reset`). */
   readonly keys: readonly string[];
 }
 
@@ -67,9 +67,10 @@ export class VerificationCache<T> {
     digest: string,
     value: T,
     facts: {
-      readonly grantId: string;
-      readonly userId: string;
-      readonly accountId: string;
+      /** The grant, user and account the value depends on; each one's notification drops it. */
+      readonly grantId?: string;
+      readonly userId?: string;
+      readonly accountId?: string;
       readonly nowMs: number;
       readonly expiresAtMs: number;
       readonly grantUsedAtMs: number | null;
@@ -80,7 +81,11 @@ export class VerificationCache<T> {
     const expiresAtMs = Math.min(facts.nowMs + this.#limits.maxAgeMs, facts.expiresAtMs);
     if (expiresAtMs <= facts.nowMs) return;
     this.#remove(digest);
-    const keys = [`grant:${facts.grantId}`, `user:${facts.userId}`, `account:${facts.accountId}`];
+    const keys = [
+      ...(facts.grantId === undefined ? [] : [`grant:${facts.grantId}`]),
+      ...(facts.userId === undefined ? [] : [`user:${facts.userId}`]),
+      ...(facts.accountId === undefined ? [] : [`account:${facts.accountId}`]),
+    ];
     this.#entries.set(digest, { value, expiresAtMs, keys });
     for (const key of keys) {
       let digests = this.#digestsByKey.get(key);
@@ -90,7 +95,7 @@ export class VerificationCache<T> {
       }
       digests.add(digest);
     }
-    if (facts.grantUsedAtMs !== null) {
+    if (facts.grantId !== undefined && facts.grantUsedAtMs !== null) {
       const known = this.#grantUsedAtMs.get(facts.grantId) ?? facts.grantUsedAtMs;
       this.#grantUsedAtMs.set(facts.grantId, Math.max(known, facts.grantUsedAtMs));
     }

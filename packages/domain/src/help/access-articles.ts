@@ -139,8 +139,15 @@ export const restApiAuthenticationArticle: HelpArticleSource = {
   summary:
     'Generate an authToken at the bottom of Settings, send it in the authToken header, add an apiKey if you are a partner, or use an OAuth Bearer token.',
   body: `The REST API lives under \`{base_url}/api/\` (for example \`https://innkeep.example.com/api/getListings\`), with one
-endpoint per operation. Send \`accept: application/json\` and one of the credentials below. Errors are always
-JSON, never an HTML page.
+endpoint per operation. Send \`accept: application/json\` and one of the credentials below, and request bodies
+as JSON (\`content-type: application/json\`). Answers are always JSON, errors and unknown paths included, never
+an HTML page.
+
+Every operation, with its parameters, answers, errors and the scopes it needs, is described in an OpenAPI 3.1
+document at \`{base_url}/api/openapi.json\` and on a reference page at \`{base_url}/api/docs\`; neither needs a
+credential. The Host Tools operations (\`getListings\`, \`getReservations\`, \`setPrices\` …) keep Host Tools'
+paths, bodies and answers, so an existing Host Tools integration works with only its base URL changed. Operation
+names match in any letter case (\`/api/getlistings\` works) and a trailing slash is ignored.
 
 ## authToken
 
@@ -177,19 +184,34 @@ curl -H 'authToken: <authToken>' -H 'apiKey: <apiKey>' '{base_url}/api/getReserv
 
 ## OAuth Bearer token
 
-Instead of an authToken you can send an OAuth access token: \`Authorization: Bearer <access token>\`. It then
-needs the scope of each operation it calls (see *OAuth scopes*); a missing scope gives 403
-\`insufficient_scope\`. \`authToken\` and \`apiKey\` do not work on the assistant endpoint \`/mcp\`, which accepts
-only OAuth Bearer tokens.
+Instead of an authToken you can send an OAuth access token: \`Authorization: Bearer <access token>\`. Only the
+account owner can authorize an app this way; team members use their authToken. The token must have been asked
+for with \`resource={base_url}/api\`, or with no resource at all (as older clients and Host Tools integrations
+do); a token asked for \`{base_url}/mcp\` works only on \`/mcp\`. It needs the scope of each operation it calls
+(see *OAuth scopes*; the Host Tools operations also accept the scopes Host Tools clients ask for, such as
+\`listings:write\` for \`setPrices\`); a missing scope gives 403 \`insufficient_scope\` with a
+\`WWW-Authenticate\` header naming the scopes to ask for. An authToken sent as a Bearer token works too.
+\`authToken\` and \`apiKey\` do not work on the assistant endpoint \`/mcp\`, which accepts only OAuth Bearer
+tokens.
 
-## Lists and retries
+## Lists
 
-- Lists return at most \`limit\` items (default 50, at most 500) and say whether more exist; pass the returned
-  cursor as \`cursor\` to get the next page. Nothing is cut off silently.
-- Writes accept an \`Idempotency-Key\` header. Repeating a request with the same key returns the first result
-  instead of doing the work twice, so a timed-out call can be retried safely.
+- The Host Tools operations (\`getListings\`, \`getReservations\`, \`getReviews\` …) answer the **whole** list,
+  as Host Tools clients expect. To page them instead, send \`limit\` (at most 500) or \`cursor\`: the answer then
+  carries \`nextCursor\` and \`hasMore\` beside the list.
+- Innkeep's own list operations (\`listListings\`, \`listWebhookSubscriptions\` …) always page: \`limit\` items
+  (default 50, at most 500) with \`nextCursor\` and \`hasMore\`. Pass \`nextCursor\` as \`cursor\` to get the next
+  page. Nothing is cut off silently.
 
-A missing, unknown or revoked credential gets status 401.
+## Retrying writes safely
+
+Writes accept an \`Idempotency-Key\` header (1 to 255 characters; a UUID is ideal). The first request with a key
+runs; a repeat with the same key, path and body within 24 hours gets the first answer again, with the header
+\`Idempotent-Replayed: true\`, and changes nothing. The same key with another path or body is refused with 409
+\`conflict\`, as is a repeat while the first request is still running. Failed requests are not remembered, so they
+can be retried with the same key. Keys belong to the account.
+
+A missing, unknown or revoked credential gets status 401 with \`code\` \`unauthenticated\`.
 `,
 };
 
@@ -205,22 +227,39 @@ export const rateLimitsArticle: HelpArticleSource = {
 | Assistant tool server (\`POST /mcp\`) | 300 requests a minute | OAuth access token |
 | REST API with an \`authToken\` | 120 requests a minute | authToken |
 | REST API with an \`authToken\` and a partner \`apiKey\` | 1,200 requests a minute | authToken |
+| REST API with an OAuth \`Bearer\` token | 120 requests a minute | access token |
 
-When Innkeep runs on several servers, they share the counts: spreading requests over several connections or
-servers does not raise the limit.
+An apiKey raises the ceiling of the authToken it comes with; it does not add a second count. When Innkeep runs on
+several servers sharing Redis (as an installation with more than one server should), they share the counts:
+spreading requests over several connections or servers does not raise the limit. These are the defaults; the
+operator of a self-hosted install can change them (\`MCP_RATE_LIMIT\`, \`REST_RATE_LIMIT\`,
+\`REST_PARTNER_RATE_LIMIT\`).
+
+## Seeing where you stand (REST API)
+
+Every request to an operation is counted, and its answer (a 429 included) carries three headers:
+
+- \`RateLimit-Limit\`: the requests allowed per minute on this credential.
+- \`RateLimit-Remaining\`: how many are left in the current minute.
+- \`RateLimit-Reset\`: seconds until the count starts again.
+
+Requests refused before they reach an operation are not counted and carry none of these: a missing or unknown
+credential (401), an account whose subscription is not in good standing (403), an unknown path (404), and the
+API description at \`/api/openapi.json\` and \`/api/docs\`.
 
 ## When you go over
 
 The request is refused with HTTP status **429** and a \`Retry-After\` header giving the number of seconds to
-wait. On the REST API the JSON body carries the code \`rate_limited\`; on \`/mcp\` the answer is a JSON-RPC error
-with code \`-32012\` and the id of your request. Nothing was done, so the same request can be sent again once
-the wait is over.
+wait. On the REST API the JSON body is \`{message, code: "rate_limited", details: {retryAfterSeconds}}\`; on
+\`/mcp\` the answer is a JSON-RPC error with code \`-32012\` and the id of your request. Nothing was done, so the
+same request can be sent again once the wait is over.
 
 ## Staying under
 
-- Wait for \`Retry-After\` before retrying, rather than retrying in a loop.
-- Ask for more per request: lists take \`limit\` up to 500, and calendars cover up to 366 days per call.
-- Subscribe to webhooks instead of polling for new reservations, messages or reviews.
+- Wait for \`Retry-After\` before retrying, rather than retrying in a loop; slow down as \`RateLimit-Remaining\`
+  nears 0.
+- Ask for more per request: the Host Tools lists answer whole, Innkeep's own lists take \`limit\` up to 500, and
+  calendars cover up to 366 days per call.
 - If your product needs more than 120 requests a minute, ask support for a partner \`apiKey\`.
 `,
 };
@@ -253,7 +292,24 @@ Only \`rate_limited\` and \`internal\` are worth retrying unchanged.
 
 ## On the REST API
 
-The HTTP status is the one in the table and the JSON body carries the \`code\`.
+Every error, unknown paths included, is a JSON body with the HTTP status from the table:
+
+\`\`\`json
+{
+  "message": "Invalid input — endDate: endDate (check-out) must be after startDate.",
+  "code": "invalid_argument",
+  "details": { "issues": [{ "path": "endDate", "message": "endDate (check-out) must be after startDate." }] }
+}
+\`\`\`
+
+- \`message\` comes first, since Host Tools clients read it; \`code\` is one of the ten codes; \`details\` is there
+  only when there are facts to act on: \`issues\` (every field that failed), \`retryAfterSeconds\`, \`required\`
+  (the missing scopes), \`status\` (of the subscription), or the \`reference\` of an \`internal\` failure.
+- The body itself can be refused before any operation runs, with code \`invalid_argument\`: 400 for JSON that
+  does not parse, 413 for a body over 1 MB, 415 for a body that is not \`application/json\`.
+- A path that names no operation gets 404 \`not_found\`; the operations are listed at \`/api/openapi.json\`.
+- 401 and \`insufficient_scope\` answers carry a \`WWW-Authenticate\` header, and 429 a \`Retry-After\` header.
+- Reusing an \`Idempotency-Key\` with another body gets 409 \`conflict\` (see *Authenticate to the REST API*).
 
 ## On the assistant endpoint (/mcp)
 
@@ -273,10 +329,14 @@ export const webhooksArticle: HelpArticleSource = {
   title: 'Webhooks: events, payloads and signatures',
   collection: 'api-and-integrations',
   summary:
-    'Subscribe a URL to reservation, message, review, calendar and listing events, and verify each delivery with the Webhook-Signature header.',
-  body: `A webhook subscription makes Innkeep POST a JSON message to your URL when something happens in the account.
-Subscriptions are managed through the REST API, with an authToken or an OAuth token that has the
+    'Subscribe a URL to reservation, message, review, calendar and listing events, and how deliveries will be signed (Webhook-Signature). Deliveries are not sent yet.',
+  body: `A webhook subscription names a URL that Innkeep is to POST a JSON message to when something happens in the
+account. Subscriptions are managed through the REST API, with an authToken or an OAuth token that has the
 \`webhooks:manage\` scope.
+
+> **Deliveries are not sent yet.** Innkeep stores subscriptions (and the URL set with \`setWebhook\`) and checks
+> them as described below, but the sending of events is still being built: no POST reaches your URL today. The
+> body, signature and retry rules below are the ones deliveries will follow, so receivers can be written now.
 
 ## Events
 
@@ -292,7 +352,9 @@ Subscriptions are managed through the REST API, with an authToken or an OAuth to
 
 ## Subscribing
 
-Give a URL and, optionally, the events you want; without \`events\` you get all of them.
+\`POST /api/createWebhookSubscription\` with a JSON body \`{"url": …, "events": […]}\`; without \`events\` you get
+all of them. \`GET /api/listWebhookSubscriptions\` lists them, \`POST /api/updateWebhookSubscription/{webhookId}\`
+changes one and \`DELETE /api/deleteWebhookSubscription/{webhookId}\` deletes it.
 
 - The URL must use **https**. Plain http is accepted only for \`localhost\` and \`127.0.0.1\`, for testing on
   your own machine.
@@ -302,23 +364,32 @@ Give a URL and, optionally, the events you want; without \`events\` you get all 
 - You can change the URL or the events later, turn a subscription off (\`active: false\`) and on again, or
   delete it. An account can have up to 20 subscriptions.
 
-## Deliveries
+## Host Tools integrations (setWebhook)
 
-Each delivery is a POST with a JSON body:
+\`POST /api/setWebhook\` with \`{"webhookURL": …}\` stores one URL per account (each call replaces it; the same URL
+rules apply), \`GET /api/getWebhook\` answers \`{"webhookURL": …}\` (\`null\` when none is set), and
+\`DELETE /api/deleteWebhook\` removes it. The URL is kept as one more subscription, listed with \`format\`
+\`hosttools\` and counted among the 20, for the reservation and message events. Its deliveries will carry the Host
+Tools body \`{"type": "reservation" | "message", "document": …}\` (the reservation as \`getReservation\` answers
+it, or the new message), with the same signature header as every delivery.
+
+## Deliveries (once sending starts)
+
+Each delivery will be a POST with a JSON body:
 
 \`\`\`json
 { "id": "…", "event": "reservation.created", "created": "…", "data": { … } }
 \`\`\`
 
 - Answer with a 2xx status quickly, and do slow work afterwards.
-- Deliveries that fail are retried with backoff for at least a day. Delivery is **at least once**: the same
+- Deliveries that fail will be retried with backoff for at least a day. Delivery is **at least once**: the same
   event can arrive more than once, always with the same \`id\`, so ignore ids you have already processed.
-- A subscription that keeps failing is disabled: it shows \`active: false\` and a \`disabledReason\` saying why.
-  Fix the receiver, then set \`active\` back to \`true\`; that also resets the failure count.
+- A subscription that keeps failing will be disabled: it shows \`active: false\` and a \`disabledReason\` saying
+  why. Fix the receiver, then set \`active\` back to \`true\`; that also resets the failure count.
 
 ## Verifying the signature
 
-Every delivery carries a header such as
+Every delivery will carry a header such as
 
 \`\`\`
 Webhook-Signature: t=1767225600,v1=5f0c…
@@ -376,8 +447,11 @@ Only \`trialing\` and \`active\` are in **good standing**.
 - The assistant tool server (\`/mcp\`) checks the subscription on **every request**, not only when an assistant
   connects. While it is not in good standing, each request is refused with status 403 and a JSON-RPC error
   (code \`-32010\`) whose message starts with \`subscription_inactive\`.
-- Nothing is deleted. Listings, reservations, messages, rules and settings stay as they were, and assistants
-  work again as soon as the subscription is back in good standing; they do not have to be reconnected.
+- The REST API checks it on every request too: each is refused with status 403 and a JSON body whose \`code\` is
+  \`subscription_inactive\`, whatever the credential.
+- Nothing is deleted. Listings, reservations, messages, rules and settings stay as they were, and assistants and
+  integrations work again as soon as the subscription is back in good standing; they do not have to be
+  reconnected, and authTokens stay valid.
 
 ## Self-hosted installs
 

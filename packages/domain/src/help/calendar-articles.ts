@@ -160,11 +160,15 @@ Order matters: with the two rules swapped, Friday tomorrow would be (100 − 10)
 A price set for one channel only (e.g. Airbnb) replaces the calculated price on that channel; the minimum
 price still applies. Per-date minimum stays and closed arrival or departure days are set the same way.
 
-## Tools
+## Tools and API
 
 \`get_pricing_rules\` lists the rules in the order they apply, \`create_pricing_rule\` adds one at the end, and
 \`get_calendar\` shows the resulting prices night by night. The \`pricing_review\` prompt proposes concrete
 \`set_prices\` and \`create_pricing_rule\` changes for you to approve.
+
+The REST API also changes and removes rules: \`POST /api/updatePricingRule/{ruleId}\` (the same checks as
+creating one, on the rule as it would become), \`DELETE /api/deletePricingRule/{ruleId}\`, and
+\`POST /api/reorderPricingRules\` with every rule id once, in the new order.
 `,
 };
 

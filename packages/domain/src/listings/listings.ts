@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Actor } from '../core/actor.ts';
+import { areLocalDates, daysBetween, type LocalDate, localDateSchema } from '../core/dates.ts';
 import { amountSchema } from '../core/money.ts';
 import { type Page, pageInputShape } from '../core/paging.ts';
 
@@ -76,6 +77,40 @@ export const listListingsInputSchema = z.object({
 /** Input of {@link ListingUseCases.list}. */
 export type ListListingsInput = z.input<typeof listListingsInputSchema>;
 
+/** Most nights an availability window may span: two years, as far ahead as hosts publish calendars. */
+export const maxAvailabilityWindowNights = 731;
+
+/**
+ * What is wrong with a stay window from check-in `startDate` to check-out `endDate`, or undefined when it
+ * can be asked about: it needs at least one night and at most {@link maxAvailabilityWindowNights}. Both
+ * must be real dates; the problem belongs on `endDate`.
+ */
+export function availabilityWindowProblem(startDate: LocalDate, endDate: LocalDate): string | undefined {
+  const nights = daysBetween(startDate, endDate);
+  if (nights < 1) return 'endDate (the check-out date) must be after startDate.';
+  if (nights > maxAvailabilityWindowNights) {
+    return `Ask about at most ${maxAvailabilityWindowNights} nights at a time; this window has ${nights}.`;
+  }
+  return undefined;
+}
+
+/** A stay window and paging for {@link ListingUseCases.listAvailable}. */
+export const listAvailableListingsInputSchema = z
+  .object({
+    ...pageInputShape,
+    startDate: localDateSchema.describe('The check-in date: the first night that must be free.'),
+    endDate: localDateSchema.describe(
+      'The check-out date; the last night that must be free is the day before.',
+    ),
+  })
+  .superRefine((input, context) => {
+    if (!areLocalDates(input.startDate, input.endDate)) return;
+    const problem = availabilityWindowProblem(input.startDate, input.endDate);
+    if (problem !== undefined) context.addIssue({ code: 'custom', path: ['endDate'], message: problem });
+  });
+/** Input of {@link ListingUseCases.listAvailable}. */
+export type ListAvailableListingsInput = z.input<typeof listAvailableListingsInputSchema>;
+
 const hourSchema = z.number().int().min(0).max(23);
 const percentSchema = z.number().min(0).max(100).multipleOf(0.01);
 
@@ -120,6 +155,11 @@ export type UpdateListingInput = z.input<typeof updateListingInputSchema>;
 export interface ListingUseCases {
   /** Lists the account's listings by name. */
   list(actor: Actor, input: ListListingsInput): Promise<Page<Listing>>;
+  /**
+   * Lists by name, in `list`'s order and cursor form, the account's listings none of whose nights from
+   * `startDate` up to (not including) `endDate` is booked or blocked: the nights the calendar shows available.
+   */
+  listAvailable(actor: Actor, input: ListAvailableListingsInput): Promise<Page<Listing>>;
   /** One listing; `not_found` for ids outside the account. */
   get(actor: Actor, listingId: string): Promise<Listing>;
   /** Changes listing settings; audited. */

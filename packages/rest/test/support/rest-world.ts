@@ -13,10 +13,12 @@ import { createIdentityUseCases, createOperatorUseCases, createPostgresDomain } 
 import type { TestDatabaseKind } from '@innkeep/storage/testing';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
-import { restApi } from '../../src/rest-api.ts';
+import { buildOpenApiDocument } from '../../src/openapi/openapi-document.ts';
+import { defaultRestRateLimits, restApi } from '../../src/rest-api.ts';
 import { restRoutes } from '../../src/route-catalogue.ts';
 import type { RestRoute } from '../../src/route-definition.ts';
 import { restServerOptions } from '../../src/server-options.ts';
+import { checkResponsesAgainstDocument, describeMismatches, type ResponseMismatch } from './openapi-check.ts';
 
 /** The demo's users: the owner, its manager, and the owner of the lapsed (past-due) account. */
 export const demoUsers = {
@@ -36,6 +38,8 @@ export interface RestWorld {
   readonly operator: OperatorUseCases;
   /** Unexpected failures the apps reported; tests that expect none check it stays empty. */
   readonly reported: { reference: string; cause: unknown }[];
+  /** Answers of the apps that do not fit the OpenAPI document; an app's `close()` fails on its own. */
+  readonly responseMismatches: ResponseMismatch[];
   close(): Promise<void>;
 }
 
@@ -53,6 +57,7 @@ export async function openRestWorld(kind: TestDatabaseKind): Promise<RestWorld> 
     domain: createPostgresDomain({ db, clock }),
     operator: createOperatorUseCases({ db, clock }),
     reported: [],
+    responseMismatches: [],
     close: () => handle.close(),
   };
 }
@@ -114,7 +119,8 @@ let signingKey: SigningKey | undefined;
 
 /**
  * Starts what apps/server serves for REST: the authorization server and the REST API on one Fastify app
- * made with `restServerOptions`, listening on 127.0.0.1, its own address as BASE_URL.
+ * made with `restServerOptions`, listening on 127.0.0.1, its own address as BASE_URL. Every answer of a
+ * route is checked against the OpenAPI document of the routes, and `close()` throws if one did not fit.
  */
 export async function startRestApp(world: RestWorld, options: RestAppOptions = {}): Promise<RunningRestApp> {
   const port = await freePort();
@@ -124,6 +130,17 @@ export async function startRestApp(world: RestWorld, options: RestAppOptions = {
   const db = options.db ?? world.db;
   const identity = createIdentityUseCases({ db, clock: world.clock });
   const app = Fastify({ logger: false, ...restServerOptions });
+  const routes = options.routes ?? restRoutes;
+  const mismatches: ResponseMismatch[] = [];
+  const document = buildOpenApiDocument({
+    routes,
+    baseUrl,
+    rateLimits: options.rateLimits ?? defaultRestRateLimits,
+  });
+  checkResponsesAgainstDocument(app, document, (mismatch) => {
+    mismatches.push(mismatch);
+    world.responseMismatches.push(mismatch);
+  });
   await app.register(authorizationServer, {
     db,
     baseUrl,
@@ -135,7 +152,7 @@ export async function startRestApp(world: RestWorld, options: RestAppOptions = {
   });
   const verifier = createAccessTokenVerifier({ db, resource: `${baseUrl}/api`, clock: world.clock });
   await app.register(restApi, {
-    routes: options.routes ?? restRoutes,
+    routes,
     domain: options.db === undefined ? world.domain : createPostgresDomain({ db, clock: world.clock }),
     identity,
     verifier,
@@ -153,6 +170,7 @@ export async function startRestApp(world: RestWorld, options: RestAppOptions = {
     close: async () => {
       await app.close();
       await verifier.close();
+      if (mismatches.length > 0) throw new Error(describeMismatches(mismatches));
     },
   };
 }

@@ -5,8 +5,10 @@ import {
   decodeCursor,
   type Listing,
   type ListingUseCases,
+  listAvailableListingsInputSchema,
   listListingsInputSchema,
   notFound,
+  type Page,
   parseInput,
   toMajorUnits,
   toMinorUnits,
@@ -36,11 +38,7 @@ export function createListingUseCases({ db }: StoreDeps): ListingUseCases {
   return {
     async list(actor, rawInput) {
       const input = parseInput(listListingsInputSchema, rawInput);
-      let query = db
-        .selectFrom('listings')
-        .selectAll('listings')
-        .select(listingDetails)
-        .where('listings.account_id', '=', actor.accountId);
+      let query = listingsOfAccount(db, actor.accountId);
       if (input.enabled !== undefined) query = query.where('listings.enabled', '=', input.enabled);
       if (input.listingGroupId !== undefined) {
         const groupId = input.listingGroupId;
@@ -63,18 +61,30 @@ export function createListingUseCases({ db }: StoreDeps): ListingUseCases {
           ]),
         );
       }
-      if (input.cursor !== undefined) {
-        const [name, id] = decodeCursor(input.cursor, 2);
-        query = query.where((eb) =>
-          eb(eb.refTuple('listings.name', 'listings.id'), '>', eb.tuple(String(name), String(id))),
-        );
-      }
-      const rows = await query
-        .orderBy('listings.name')
-        .orderBy('listings.id')
-        .limit(input.limit + 1)
-        .execute();
-      return toPage(rows, input.limit, toListing, (row) => [row.name, row.id]);
+      return pageByName(query, input);
+    },
+
+    async listAvailable(actor, rawInput) {
+      const input = parseInput(listAvailableListingsInputSchema, rawInput);
+      // A night shows as booked or blocked on the calendar exactly when a hold covers it (cancelled and
+      // declined reservations hold none), so a listing is free when no hold overlaps the window. The account
+      // condition, redundant with the listing's, lets the planner read just this account's holds overlapping
+      // the window (index of migration 0019) instead of probing listing by listing.
+      const query = listingsOfAccount(db, actor.accountId).where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('calendar_holds')
+              .select('calendar_holds.id')
+              .whereRef('calendar_holds.listing_id', '=', 'listings.id')
+              .where('calendar_holds.account_id', '=', actor.accountId)
+              .where(
+                sql<boolean>`calendar_holds.nights && daterange(${input.startDate}::date, ${input.endDate}::date, '[)')`,
+              ),
+          ),
+        ),
+      );
+      return pageByName(query, input);
     },
 
     async get(actor, listingId) {
@@ -142,6 +152,38 @@ export function createListingUseCases({ db }: StoreDeps): ListingUseCases {
       });
     },
   };
+}
+
+/** The account's listings with their groups and channel links, before any filter, order or paging. */
+function listingsOfAccount(db: Executor, accountId: string) {
+  return db
+    .selectFrom('listings')
+    .selectAll('listings')
+    .select(listingDetails)
+    .where('listings.account_id', '=', accountId);
+}
+
+/**
+ * One page of the listings `query` selects, by name then id, after `cursor`: the order and cursor form every
+ * list of listings shares, so a cursor of one continues the other.
+ */
+async function pageByName(
+  query: ReturnType<typeof listingsOfAccount>,
+  page: { readonly limit: number; readonly cursor?: string | undefined },
+): Promise<Page<Listing>> {
+  let paged = query;
+  if (page.cursor !== undefined) {
+    const [name, id] = decodeCursor(page.cursor, 2);
+    paged = paged.where((eb) =>
+      eb(eb.refTuple('listings.name', 'listings.id'), '>', eb.tuple(String(name), String(id))),
+    );
+  }
+  const rows = await paged
+    .orderBy('listings.name')
+    .orderBy('listings.id')
+    .limit(page.limit + 1)
+    .execute();
+  return toPage(rows, page.limit, toListing, (row) => [row.name, row.id]);
 }
 
 /**

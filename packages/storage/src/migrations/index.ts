@@ -17,6 +17,7 @@ import * as groupMemberNames from './2026_11_25_0015_group_member_names.ts';
 import * as stayAccountMonthFacts from './2026_11_25_0016_stay_account_month_facts.ts';
 import * as guestWaitBuckets from './2026_11_25_0017_guest_wait_buckets.ts';
 import * as hostToolsWebhook from './2026_11_27_0018_host_tools_webhook.ts';
+import * as holdsByAccountNights from './2026_11_27_0019_holds_by_account_nights.ts';
 
 /**
  * The domain's migrations by name. Names sort in the order they run; other packages (auth) contribute
@@ -41,4 +42,5 @@ export const domainMigrations: Readonly<Record<string, Migration>> = {
   '2026_11_25_0016_stay_account_month_facts': stayAccountMonthFacts,
   '2026_11_25_0017_guest_wait_buckets': guestWaitBuckets,
   '2026_11_27_0018_host_tools_webhook': hostToolsWebhook,
+  '2026_11_27_0019_holds_by_account_nights': holdsByAccountNights,
 };

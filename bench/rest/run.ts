@@ -1,0 +1,279 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import pg from 'pg';
+
+// The /api benchmark: one Innkeep instance on PostgreSQL (a fresh database with the demo account, settled
+// with VACUUM ANALYZE) against a bare Fastify route returning a small JSON object, started in the same run.
+// Drives each with autocannon over loopback and prints requests per second, p50/p99 latency, the CPU each
+// request cost the server process and the database's backends (Linux), and the ratios the targets are set
+// in. Every Innkeep request carries the demo owner's authToken, as a Host Tools integration sends it.
+//
+//   npm run bench:rest           (PostgreSQL on 127.0.0.1:5432; BENCH_DATABASE_SERVER to use another)
+//   BENCH_SECONDS=5              seconds per case (default 10), after 2 s of warm-up
+//   BENCH_TARGETS=getListing     only the cases whose name contains one of these (comma-separated)
+//   BENCH_CPU_PROF=/tmp/prof     write a V8 CPU profile of the Innkeep server there (open in DevTools)
+
+const databaseServer = process.env.BENCH_DATABASE_SERVER ?? 'postgres://postgres@127.0.0.1:5432/test';
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const connections = 50;
+const targetFilter = process.env.BENCH_TARGETS?.split(',').filter((part) => part !== '');
+const cpuProfileDir = process.env.BENCH_CPU_PROF;
+// The days of the getReservations window (both ends included), as a month-view sync asks for them.
+const reservationWindowDays = 31;
+// USER_HZ, the unit of CPU times in /proc: 100 on every Linux the benchmark runs on.
+const clockTicksPerSecond = 100;
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+const demoOwnerEmail = 'demo@innkeep.test';
+
+interface Server {
+  readonly url: string;
+  readonly pid: number | undefined;
+}
+
+interface Case {
+  readonly name: string;
+  readonly server: Server;
+  readonly path: string;
+  readonly headers: Record<string, string>;
+}
+
+interface Measurement {
+  readonly name: string;
+  readonly requestsPerSecond: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly errors: number;
+  readonly non2xx: number;
+  /** CPU microseconds per request in the server process and in the database backends; NaN off Linux. */
+  readonly serverCpuUs: number;
+  readonly databaseCpuUs: number;
+}
+
+const bareName = 'bare Fastify (limit)';
+const getListingName = 'innkeep getListing';
+const getReservationsName = `innkeep getReservations ${reservationWindowDays} d`;
+
+const databaseName = `innkeep_bench_rest_${process.pid}`;
+const databaseUrl = withDatabase(databaseServer, databaseName);
+const children: ChildProcess[] = [];
+
+try {
+  await admin(`create database ${databaseName}`);
+  const env = {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    SECRET_KEYS: randomBytes(32).toString('hex'),
+    OIDC_SIGNING_KEY: JSON.stringify(
+      generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }),
+    ),
+    LOG_LEVEL: 'warn',
+  };
+  // The CLI migrates and seeds the demo account; the server then finds it ready.
+  await run(['apps/server/src/cli.ts', 'seed-demo'], env);
+  const authToken = /authToken: (\S+)/.exec(
+    await run(['apps/server/src/cli.ts', 'new-auth-token', '--email', demoOwnerEmail], env),
+  )?.[1];
+  if (authToken === undefined) throw new Error('new-auth-token printed no authToken');
+  // Settle the seeded database first: otherwise autovacuum works through the seed's dead rows during the
+  // first cases, on the same cores, and its CPU counts as the database's.
+  await admin('vacuum analyze', databaseUrl);
+  const profile = cpuProfileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`];
+  const innkeep = await start('innkeep', [...profile, 'apps/server/src/main.ts'], {
+    ...env,
+    PORT: '3472',
+    BASE_URL: 'http://127.0.0.1:3472',
+    // One authToken sends every request; its limit (120 a minute) would otherwise answer 429s.
+    REST_RATE_LIMIT: '100000000',
+    // The message rule job would wake on its own schedule and take CPU from whichever case is running.
+    MESSAGE_RULES: 'off',
+  });
+  const bare = await start('bare', ['bench/rest/bare-server.ts'], env);
+
+  const headers = { accept: 'application/json', authToken };
+  const listingId = await firstListingId(innkeep.url, headers);
+  const windowStart = new Date().toISOString().slice(0, 10);
+  const windowEnd = addDays(windowStart, reservationWindowDays - 1);
+
+  const results: Measurement[] = [];
+  for (const target of [
+    { name: bareName, server: bare, path: `/api/getListing/${listingId}`, headers },
+    { name: getListingName, server: innkeep, path: `/api/getListing/${listingId}`, headers },
+    {
+      name: getReservationsName,
+      server: innkeep,
+      path: `/api/getReservations/${listingId}/${windowStart}/${windowEnd}`,
+      headers,
+    },
+  ] satisfies Case[]) {
+    if (targetFilter !== undefined && !targetFilter.some((part) => target.name.includes(part))) continue;
+    results.push(await measure(target));
+  }
+  report(results);
+} finally {
+  // Servers shut down on SIGTERM (and write their CPU profiles) before their database goes.
+  await Promise.all(
+    children.map(
+      (child) =>
+        new Promise((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve(undefined);
+          child.once('exit', resolve);
+          setTimeout(resolve, 10_000).unref();
+          child.kill('SIGTERM');
+        }),
+    ),
+  );
+  await admin(`drop database if exists ${databaseName} with (force)`);
+}
+
+async function measure(target: Case): Promise<Measurement> {
+  const options = {
+    url: `${target.server.url}${target.path}`,
+    method: 'GET' as const,
+    headers: target.headers,
+    connections,
+  };
+  await autocannon({ ...options, duration: 2 }); // warm up: JIT, pools, caches
+  const before = await cpuSnapshot(target.server.pid);
+  const result = await autocannon({ ...options, duration: seconds });
+  const after = await cpuSnapshot(target.server.pid);
+  const perRequest = (ticks: number) => (ticks * 1e6) / clockTicksPerSecond / result.requests.total;
+  return {
+    name: target.name,
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors,
+    non2xx: result.non2xx,
+    serverCpuUs: perRequest(after.server - before.server),
+    databaseCpuUs: perRequest(
+      [...after.backends].reduce((sum, [pid, ticks]) => sum + ticks - (before.backends.get(pid) ?? 0), 0),
+    ),
+  };
+}
+
+interface CpuSnapshot {
+  readonly server: number;
+  readonly backends: Map<number, number>;
+}
+
+/** CPU ticks used so far by the server process and by each backend of the benchmark database. */
+async function cpuSnapshot(serverPid: number | undefined): Promise<CpuSnapshot> {
+  const backends = new Map<number, number>();
+  const client = new pg.Client({ connectionString: databaseServer });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>(
+      'select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+      [databaseName],
+    );
+    for (const { pid } of rows) backends.set(pid, await cpuTicks(pid));
+  } finally {
+    await client.end();
+  }
+  return { server: serverPid === undefined ? Number.NaN : await cpuTicks(serverPid), backends };
+}
+
+/** utime + stime of a process from /proc (fields 14 and 15); NaN where there is no /proc. */
+async function cpuTicks(pid: number): Promise<number> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return Number.NaN;
+  }
+}
+
+function report(results: Measurement[]): void {
+  const find = (name: string) => results.find((result) => result.name === name);
+  console.log(`\n/api benchmark: ${connections} connections, ${seconds} s per case, loopback, PostgreSQL\n`);
+  console.log(
+    'case                              req/s     p50 ms   p99 ms   errors   server µs/req   db µs/req',
+  );
+  for (const r of results) {
+    console.log(
+      `${r.name.padEnd(32)} ${r.requestsPerSecond.toFixed(0).padStart(7)} ${String(r.p50).padStart(9)} ${String(r.p99).padStart(8)} ${String(r.errors + r.non2xx).padStart(8)} ${r.serverCpuUs.toFixed(0).padStart(15)} ${r.databaseCpuUs.toFixed(0).padStart(11)}`,
+    );
+  }
+  const bare = find(bareName)?.requestsPerSecond ?? Number.NaN;
+  const listing = find(getListingName);
+  const reservations = find(getReservationsName);
+  const percentOfBare = (measured: Measurement | undefined) =>
+    (((measured?.requestsPerSecond ?? Number.NaN) / bare) * 100).toFixed(1);
+  console.log('\nratios (targets in brackets)');
+  console.log(`  getListing vs bare limit:      ${percentOfBare(listing)} %   [>= 30 %]`);
+  console.log(`  getListing p99:                ${listing?.p99 ?? Number.NaN} ms   [< 20 ms]`);
+  console.log(`  getReservations vs bare limit: ${percentOfBare(reservations)} %`);
+  console.log(`  getReservations p99:           ${reservations?.p99 ?? Number.NaN} ms`);
+}
+
+/** `date` (YYYY-MM-DD) plus `days`. */
+function addDays(date: string, days: number): string {
+  const day = new Date(`${date}T00:00:00Z`);
+  day.setUTCDate(day.getUTCDate() + days);
+  return day.toISOString().slice(0, 10);
+}
+
+function withDatabase(url: string, name: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${name}`;
+  return parsed.toString();
+}
+
+async function admin(statement: string, url = databaseServer): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Runs `node …args` to the end and resolves with what it printed. */
+function run(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('node', args, { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'inherit'] });
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.on('exit', (code) =>
+      code === 0 ? resolve(output) : reject(new Error(`${args.join(' ')} exited with ${code}`)),
+    );
+  });
+}
+
+/** Starts a server process and resolves with its base URL and pid once it prints where it listens. */
+function start(name: string, args: string[], env: NodeJS.ProcessEnv): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('node', args, { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'inherit'] });
+    children.push(child);
+    let output = '';
+    const timer = setTimeout(
+      () => reject(new Error(`${name} did not start within 60 s:\n${output}`)),
+      60_000,
+    );
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening (http:\/\/\S+)|running at (http:\/\/\S+)/.exec(output);
+      if (match !== null) {
+        clearTimeout(timer);
+        resolve({ url: (match[1] ?? match[2] ?? '').replace(/\/$/, ''), pid: child.pid });
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`${name} exited with ${code}:\n${output}`)));
+  });
+}
+
+async function firstListingId(baseUrl: string, headers: Record<string, string>): Promise<string> {
+  const response = await fetch(`${baseUrl}/api/getListings`, { headers });
+  const body = (await response.json()) as { listings?: { _id: string }[] };
+  const id = body.listings?.[0]?._id;
+  if (id === undefined)
+    throw new Error(`getListings gave no listing (${response.status}): ${JSON.stringify(body)}`);
+  return id;
+}

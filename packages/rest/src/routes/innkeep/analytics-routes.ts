@@ -1,0 +1,221 @@
+import {
+  getAdrStatsOperation,
+  getBookingPatternStatsOperation,
+  getCancellationStatsOperation,
+  getChannelPerformanceOperation,
+  getCheckInsCheckOutsOperation,
+  getGapAnalysisOperation,
+  getHeadlineKpisOperation,
+  getListingBreakdownStatsOperation,
+  getMetricDefinitionsOperation,
+  getOccupancyStatsOperation,
+  getPaceStatsOperation,
+  getPricingStatsOperation,
+  getReservationStatusStatsOperation,
+  getResponseTimeBreakdownOperation,
+  getResponseTimeStatsOperation,
+  getRevenueStatsOperation,
+  getReviewAnalyticsOperation,
+  getReviewStatsOperation,
+  getRevparStatsOperation,
+  getTimeseriesStatsOperation,
+  getTurnoverStatsOperation,
+  getUpcomingReservationsOperation,
+} from '@innkeep/operations';
+import { defineRoute, type RestRoute } from '../../route-definition.ts';
+import { smallerPagesInput } from './smaller-pages.ts';
+
+// Every analytics route takes its input as query parameters: startDate and endDate (nights, both
+// inclusive), listingIds and other lists comma-separated or repeated. The figures are the MCP tools'
+// exactly, because the route runs the same operation; get_metric_definitions says how each is computed.
+
+/** The analytics of the account's stays, calendar, messages and reviews, as /mcp's tools compute them. */
+export const analyticsRoutes: readonly RestRoute[] = [
+  defineRoute({
+    operation: getHeadlineKpisOperation,
+    method: 'GET',
+    path: '/getHeadlineKpis',
+    summary: 'The KPI bundle of a period with previous-period and last-year comparisons.',
+    description:
+      'Nights, occupancy, check-ins, stay length, lead time, cancellation rate and money per currency, each ' +
+      'beside its comparisons (send compareTo= empty for none).',
+    tag: 'Analytics',
+  }),
+  defineRoute({
+    operation: getOccupancyStatsOperation,
+    method: 'GET',
+    path: '/getOccupancyStats',
+    summary: 'Supply, booked nights and occupancy of a period.',
+    description: 'Calendar, blocked, available and booked nights with occupancy, and any comparisons.',
+    tag: 'Analytics',
+  }),
+  defineRoute({
+    operation: getRevenueStatsOperation,
+    method: 'GET',
+    path: '/getRevenueStats',
+    summary: 'The revenue family of a period per currency and per channel.',
+    description:
+      'Accommodation, fees, total, channel fees, net and payout per currency and channel, and any comparisons.',
+    tag: 'Analytics',
+  }),
+  defineRoute({
+    operation: getAdrStatsOperation,
+    method: 'GET',
+    path: '/getAdrStats',
+    summary: 'Average daily rate of a period per currency and channel.',
+    description: 'ADR on the chosen revenue basis per currency and channel, and any comparisons.',
+    tag: 'Analytics',
+  }),
+  defineRoute({
+    operation: getRevparStatsOperation,
+    method: 'GET',
+    path: '/getRevparStats',
+    summary: 'Revenue per available night with its ADR × occupancy parts.',
+    description: 'RevPAR per currency with ADR and occupancy, and any comparisons.',
+    tag: 'Analytics',
+  }),
+  defineRoute({
+    operation: getTimeseriesStatsOperation,
+    method: 'GET',
+    path: '/getTimeseriesStats',
+    summary: 'Performance per day, week or month of a period.',
+    description: 'One bucket per day, week or month with the metrics asked for, optionally beside last year.',
+    tag: 'Analytics',
+  }),
+  defineRoute({
+    operation: getListingBreakdownStatsOperation,
+    method: 'GET',
+    path: '/getListingBreakdownStats',
+    summary: 'Performance per listing or per listing group, sorted.',
+    description: 'Rows per listing or group, sorted as asked, and totals over the whole scope.',
+    tag: 'Analytics',
+  }),
+  defineRoute({
+    operation: getChannelPerformanceOperation,
+    method: 'GET',
+    path: '/getChannelPerformance',
+    summary: 'Volume, price, commission and booking behaviour per channel.',
+    description:
+      'Per channel: reservations, nights, stay length, lead time, cancellations and money, and totals.',
+    tag: 'Analytics',
+  }),
+  defineRoute({
+    operation: getPaceStatsOperation,
+    method: 'GET',
+    path: '/getPaceStats',
+    summary: 'On-the-books for a stay period against the same time last year, with pickup.',
+    description:
+      'On the books now and a year earlier, the change, and pickup over 1, 7 and 30 days (pickupDays).',
+    tag: 'Analytics',
+  }),
+  defineRoute({
+    operation: getBookingPatternStatsOperation,
+    method: 'GET',
+    path: '/getBookingPatternStats',
+    summary: 'How and when the period’s check-ins were booked.',
+    description:
+      'Booking and check-in weekdays, lead time, stay length, party size and occupancy by weekday.',
+    tag: 'Analytics',
+  }),
+  defineRoute({
+    operation: getCancellationStatsOperation,
+    method: 'GET',
+    path: '/getCancellationStats',
+    summary: 'Cancellation rates and their timing.',
+    description:
+      'Cancelled against live reservations, nights and rent, by who cancelled and channel, and timing.',
+    tag: 'Analytics',
+  }),
+  defineRoute({
+    operation: getReservationStatusStatsOperation,
+    method: 'GET',
+    path: '/getReservationStatusStats',
+    summary: 'Reservations checking in during a period, per normalised status.',
+    description: 'Reservations, nights and rent per status, with shares.',
+    tag: 'Analytics',
+  }),
+  defineRoute({
+    operation: getCheckInsCheckOutsOperation,
+    method: 'GET',
+    path: '/getCheckInsCheckOuts',
+    summary: 'Arrivals, departures and stayovers per day, week or month.',
+    description: 'Totals and counts per bucket; the reservations themselves with listReservations=true.',
+    tag: 'Analytics',
+  }),
+  defineRoute({
+    operation: getTurnoverStatsOperation,
+    method: 'GET',
+    path: '/getTurnoverStats',
+    summary: 'Check-outs and the time until the next guest.',
+    description: 'Turnovers, same-day turnovers, turnaround time and the busiest listings.',
+    tag: 'Analytics',
+  }),
+  defineRoute({
+    operation: getGapAnalysisOperation,
+    method: 'GET',
+    path: '/getGapAnalysis',
+    summary: 'Open runs of nights between bookings, and orphan nights.',
+    description: 'Past and future gap totals, and the gaps listed soonest or longest first.',
+    tag: 'Analytics',
+  }),
+  defineRoute({
+    operation: getUpcomingReservationsOperation,
+    method: 'GET',
+    path: '/getUpcomingReservations',
+    summary: 'Guests in house now and the next arrivals.',
+    description: 'A page of stays (at most 100) in house or arriving within withinDays, with counts of both.',
+    tag: 'Analytics',
+    paging: 'page',
+    input: smallerPagesInput(getUpcomingReservationsOperation),
+  }),
+  defineRoute({
+    operation: getPricingStatsOperation,
+    method: 'GET',
+    path: '/getPricingStats',
+    summary: 'Listed prices of open nights against booked ADR.',
+    description: 'Listed prices of open nights (weekday, weekend) and booked ADR per currency.',
+    tag: 'Analytics',
+  }),
+  defineRoute({
+    operation: getResponseTimeStatsOperation,
+    method: 'GET',
+    path: '/getResponseTimeStats',
+    summary: 'How fast guests get an answer.',
+    description:
+      'Waits answered and unanswered, median, mean and p90 minutes, shares within an hour and a day.',
+    tag: 'Analytics',
+  }),
+  defineRoute({
+    operation: getResponseTimeBreakdownOperation,
+    method: 'GET',
+    path: '/getResponseTimeBreakdown',
+    summary: 'Response times by channel, conversation stage, hour, weekday and listing.',
+    description: 'Response-time figures per channel, stage, hour, weekday and the slowest listings.',
+    tag: 'Analytics',
+  }),
+  defineRoute({
+    operation: getReviewStatsOperation,
+    method: 'GET',
+    path: '/getReviewStats',
+    summary: 'Review counts, ratings, review rate and reply rate of a period.',
+    description:
+      'Counts, rating distribution, category means, review and reply rates, and the same per channel.',
+    tag: 'Analytics',
+  }),
+  defineRoute({
+    operation: getReviewAnalyticsOperation,
+    method: 'GET',
+    path: '/getReviewAnalytics',
+    summary: 'Rating trend, best and worst listings, weakest category and recent low ratings.',
+    description: 'A rating series, ranked listings, the weakest category and the newest low ratings.',
+    tag: 'Analytics',
+  }),
+  defineRoute({
+    operation: getMetricDefinitionsOperation,
+    method: 'GET',
+    path: '/getMetricDefinitions',
+    summary: 'How every analytics figure is defined and computed.',
+    description: 'The definitions (all, or those of ids) and the conventions every figure follows.',
+    tag: 'Analytics',
+  }),
+];

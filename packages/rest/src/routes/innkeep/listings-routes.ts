@@ -1,0 +1,44 @@
+import { listListingsOperation, updateListingOperation } from '@innkeep/operations';
+import { defineRoute, type RestRoute } from '../../route-definition.ts';
+import { ignoredBodySchema } from './ignored-body.ts';
+
+/** Listings in Innkeep's own field names: list, change, and switch bookings on or off. */
+export const listingsRoutes: readonly RestRoute[] = [
+  defineRoute({
+    operation: listListingsOperation,
+    method: 'GET',
+    path: '/listListings',
+    summary: 'Lists the account’s listings, by name, filtered by enabled, listing group or text.',
+    description: 'A page of listings with every setting, and nextCursor/hasMore.',
+    tag: 'Listings',
+    paging: 'page',
+  }),
+  defineRoute({
+    operation: updateListingOperation,
+    method: 'POST',
+    path: '/updateListing/:listingId',
+    summary: 'Changes a listing’s settings; omitted fields stay as they are.',
+    description: 'The listing as changed.',
+    tag: 'Listings',
+  }),
+  defineRoute({
+    operation: updateListingOperation,
+    method: 'POST',
+    path: '/enableListing/:listingId',
+    summary: 'Enables a listing, so it takes bookings and quotes again.',
+    description: 'The listing, enabled.',
+    tag: 'Listings',
+    bodySchema: ignoredBodySchema,
+    input: ({ params }) => ({ listingId: params.listingId, enabled: true }),
+  }),
+  defineRoute({
+    operation: updateListingOperation,
+    method: 'POST',
+    path: '/disableListing/:listingId',
+    summary: 'Disables a listing: it takes no new bookings or quotes; existing stays are kept.',
+    description: 'The listing, disabled.',
+    tag: 'Listings',
+    bodySchema: ignoredBodySchema,
+    input: ({ params }) => ({ listingId: params.listingId, enabled: false }),
+  }),
+];

@@ -1,0 +1,48 @@
+import {
+  createWebhookOperation,
+  deleteWebhookOperation,
+  listWebhooksOperation,
+  updateWebhookOperation,
+} from '@innkeep/operations';
+import { defineRoute, type RestRoute } from '../../route-definition.ts';
+
+/**
+ * Webhook subscriptions: any number of URLs, each with its events and signing secret (the Host Tools
+ * single URL of setWebhook is one of them, listed with format `hosttools`).
+ */
+export const webhooksRoutes: readonly RestRoute[] = [
+  defineRoute({
+    operation: listWebhooksOperation,
+    method: 'GET',
+    path: '/listWebhookSubscriptions',
+    summary: 'Lists the webhook subscriptions, oldest first, without their secrets.',
+    description: 'A page of subscriptions with their events, state and failures, with nextCursor/hasMore.',
+    tag: 'Webhooks',
+    paging: 'page',
+  }),
+  defineRoute({
+    operation: createWebhookOperation,
+    method: 'POST',
+    path: '/createWebhookSubscription',
+    summary: 'Subscribes a URL to events (all of them unless events is given).',
+    description: 'The subscription with its signing secret, shown this once: store it.',
+    tag: 'Webhooks',
+    successStatus: 201,
+  }),
+  defineRoute({
+    operation: updateWebhookOperation,
+    method: 'POST',
+    path: '/updateWebhookSubscription/:webhookId',
+    summary: 'Changes a subscription’s URL or events, or turns its deliveries off or on.',
+    description: 'The subscription as changed (without its secret).',
+    tag: 'Webhooks',
+  }),
+  defineRoute({
+    operation: deleteWebhookOperation,
+    method: 'DELETE',
+    path: '/deleteWebhookSubscription/:webhookId',
+    summary: 'Deletes a subscription; deliveries to it stop at once.',
+    description: 'The id of the deleted subscription and deleted: true.',
+    tag: 'Webhooks',
+  }),
+];

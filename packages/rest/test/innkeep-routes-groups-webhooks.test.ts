@@ -1,0 +1,436 @@
+import type { Actor } from '@innkeep/domain';
+import {
+  createListingGroupOperation,
+  createWebhookOperation,
+  deleteListingGroupOperation,
+  deleteWebhookOperation,
+  listListingGroupsOperation,
+  listWebhooksOperation,
+  regenerateOwnerImportLinkOperation,
+  updateListingGroupOperation,
+  updateWebhookOperation,
+} from '@innkeep/operations';
+import { testDatabaseKinds } from '@innkeep/storage/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import {
+  authTokenOf,
+  bearerTokenOf,
+  callApi,
+  demoUsers,
+  demoViewer,
+  openRestWorld,
+  type RestAnswer,
+  type RestWorld,
+  type RunningRestApp,
+  startRestApp,
+} from './support/rest-world.ts';
+
+// Innkeep's own Listing groups and Webhooks routes, served from the full route catalogue.
+
+/** The answer's body parsed with `schema`, after checking the status. */
+function answerOf<Schema extends z.ZodType>(
+  answer: RestAnswer,
+  status: number,
+  schema: Schema,
+): z.output<Schema> {
+  expect(answer.status, JSON.stringify(answer.body)).toBe(status);
+  return schema.parse(answer.body);
+}
+
+/** Checks an error answer: status, code and, when given, the input field it names. */
+function expectError(answer: RestAnswer, status: number, code: string, field?: string): void {
+  expect(answer.status, JSON.stringify(answer.body)).toBe(status);
+  expect(answer.body).toMatchObject({ code });
+  if (field !== undefined) {
+    expect(answer.body).toMatchObject({
+      details: { issues: expect.arrayContaining([expect.objectContaining({ path: field })]) },
+    });
+  }
+}
+
+/** The owner of the demo account with `email`, acting directly on the domain. */
+async function ownerActor(world: RestWorld, email: string): Promise<Actor> {
+  const user = await world.operator.findUserByEmail(email);
+  if (user === null) throw new Error(`${email} is missing from the demo`);
+  return { accountId: user.accountId, userId: user.userId, role: 'owner', via: 'cli', clientId: null };
+}
+
+describe.each(testDatabaseKinds)('Innkeep’s listing-group and webhook routes on %s', (kind) => {
+  let world: RestWorld;
+  let running: RunningRestApp;
+  let demo: Actor;
+  let lapsed: Actor;
+  let owner: { authToken: string };
+  let viewer: { authToken: string };
+  let groupsReader: { authorization: string };
+  let webhooksManager: { authorization: string };
+  let listingIds: string[];
+  let otherListingId: string;
+
+  beforeAll(async () => {
+    world = await openRestWorld(kind);
+    running = await startRestApp(world, { rateLimits: { perCredential: 10_000, withApiKey: 10_000 } });
+    demo = await ownerActor(world, demoUsers.owner);
+    lapsed = await ownerActor(world, demoUsers.lapsedOwner);
+    owner = { authToken: await authTokenOf(world, demoUsers.owner) };
+    viewer = { authToken: (await demoViewer(world)).authToken };
+    groupsReader = {
+      authorization: `Bearer ${await bearerTokenOf(running, { scopes: ['listingGroups:read'] })}`,
+    };
+    webhooksManager = {
+      authorization: `Bearer ${await bearerTokenOf(running, { scopes: ['webhooks:manage', 'listingGroups:write'] })}`,
+    };
+    listingIds = (await world.domain.listings.list(demo, { limit: 500 })).items.map((listing) => listing.id);
+    otherListingId = (await world.domain.listings.list(lapsed, { limit: 1 })).items[0]?.id ?? '';
+  }, 300_000);
+
+  afterAll(async () => {
+    await running?.close();
+    await world?.close();
+  });
+
+  describe('Listing groups', () => {
+    it('lists listing groups with their sizes, paged', async () => {
+      const whole = answerOf(
+        await callApi(running, 'GET', '/listListingGroups?membersListed=1', { headers: groupsReader }),
+        200,
+        listListingGroupsOperation.output,
+      );
+      expect(whole.items.length).toBeGreaterThan(1);
+      for (const group of whole.items) {
+        expect(group.members.length).toBeLessThanOrEqual(1);
+        expect(group.membersTruncated).toBe(group.memberCount > 1);
+      }
+      const first = answerOf(
+        await callApi(running, 'GET', '/listListingGroups?limit=1&membersListed=1', { headers: viewer }),
+        200,
+        listListingGroupsOperation.output,
+      );
+      expect(first).toMatchObject({ hasMore: true, items: whole.items.slice(0, 1) });
+      const second = answerOf(
+        await callApi(
+          running,
+          'GET',
+          `/listListingGroups?limit=1&membersListed=1&cursor=${first.nextCursor}`,
+          {
+            headers: owner,
+          },
+        ),
+        200,
+        listListingGroupsOperation.output,
+      );
+      expect(second.items[0]).toEqual(whole.items[1]);
+      // The operation pages at most 100 groups; a larger REST limit is lowered to that, not refused.
+      answerOf(
+        await callApi(running, 'GET', '/listListingGroups?limit=500', { headers: owner }),
+        200,
+        listListingGroupsOperation.output,
+      );
+      expectError(
+        await callApi(running, 'GET', '/listListingGroups?membersListed=many', { headers: owner }),
+        400,
+        'invalid_argument',
+        'membersListed',
+      );
+    });
+
+    it('creates, changes, relinks and deletes a listing group', async () => {
+      const [first, second, third] = listingIds;
+      const created = answerOf(
+        await callApi(running, 'POST', '/createListingGroup', {
+          headers: webhooksManager,
+          body: { name: 'REST owners', listingIds: [first, second], ownerName: 'Olive Owner' },
+        }),
+        201,
+        createListingGroupOperation.output,
+      );
+      expect(created).toMatchObject({
+        name: 'REST owners',
+        listingIds: [first, second],
+        ownerImportLink: null,
+      });
+      const changed = answerOf(
+        await callApi(running, 'POST', `/updateListingGroup/${created.id}`, {
+          headers: owner,
+          body: { name: 'REST owners, renamed', listingIds: [third], ownerName: null },
+        }),
+        200,
+        updateListingGroupOperation.output,
+      );
+      expect(changed).toMatchObject({ id: created.id, name: 'REST owners, renamed', listingIds: [third] });
+      expect(changed.ownerName).toBeNull();
+      const linked = answerOf(
+        await callApi(running, 'POST', `/regenerateOwnerImportLink/${created.id}`, { headers: owner }),
+        200,
+        regenerateOwnerImportLinkOperation.output,
+      );
+      expect(linked.ownerImportLink).toMatch(/^\/owner-import\//);
+      const relinked = answerOf(
+        await callApi(running, 'POST', `/regenerateOwnerImportLink/${created.id}`, { headers: owner }),
+        200,
+        regenerateOwnerImportLinkOperation.output,
+      );
+      expect(relinked.ownerImportLink).not.toBe(linked.ownerImportLink);
+      const listed = answerOf(
+        await callApi(running, 'GET', '/listListingGroups?limit=500', { headers: owner }),
+        200,
+        listListingGroupsOperation.output,
+      );
+      expect(listed.items.find((group) => group.id === created.id)).toMatchObject({ memberCount: 1 });
+      expect(
+        answerOf(
+          await callApi(running, 'DELETE', `/deleteListingGroup/${created.id}`, { headers: owner }),
+          200,
+          deleteListingGroupOperation.output,
+        ),
+      ).toEqual({ id: created.id, deleted: true });
+      expectError(
+        await callApi(running, 'POST', `/updateListingGroup/${created.id}`, {
+          headers: owner,
+          body: { name: 'x' },
+        }),
+        404,
+        'not_found',
+      );
+      // Its listings stay.
+      expect((await world.domain.listings.get(demo, third ?? '')).id).toBe(third);
+    });
+
+    it('names bad group input and reads other accounts’ listings and groups as 404, changing nothing', async () => {
+      expectError(
+        await callApi(running, 'POST', '/createListingGroup', { headers: owner, body: { listingIds: [] } }),
+        400,
+        'invalid_argument',
+        'name',
+      );
+      expectError(
+        await callApi(running, 'POST', '/createListingGroup', {
+          headers: owner,
+          body: { name: 'Twice', listingIds: [listingIds[0], listingIds[0]] },
+        }),
+        400,
+        'invalid_argument',
+        'listingIds',
+      );
+      expectError(
+        await callApi(running, 'POST', '/createListingGroup', {
+          headers: owner,
+          body: { name: 'Theirs', listingIds: [otherListingId] },
+        }),
+        404,
+        'not_found',
+      );
+      const theirs = await world.domain.listingGroups.create(lapsed, {
+        name: 'Lapsed group',
+        listingIds: [],
+      });
+      for (const [method, path, body] of [
+        ['POST', `/updateListingGroup/${theirs.id}`, { name: 'Taken over' }],
+        ['POST', `/regenerateOwnerImportLink/${theirs.id}`, undefined],
+        ['DELETE', `/deleteListingGroup/${theirs.id}`, undefined],
+      ] as const) {
+        expectError(await callApi(running, method, path, { headers: owner, body }), 404, 'not_found');
+      }
+      expect(await world.domain.listingGroups.get(lapsed, theirs.id)).toEqual(theirs);
+    });
+
+    it('refuses viewers and Bearer tokens without listingGroups:write', async () => {
+      const groups = await world.domain.listingGroups.list(demo, { limit: 500 });
+      const group = groups.items[0];
+      for (const headers of [viewer, groupsReader]) {
+        const answer = await callApi(running, 'POST', `/updateListingGroup/${group?.id}`, {
+          headers,
+          body: { name: 'Refused' },
+        });
+        expect(answer.status).toBe(403);
+      }
+      const refused = await callApi(running, 'DELETE', `/deleteListingGroup/${group?.id}`, {
+        headers: groupsReader,
+      });
+      expectError(refused, 403, 'insufficient_scope');
+      expect(refused.body).toMatchObject({ details: { required: ['listingGroups:write'] } });
+      expectError(
+        await callApi(running, 'POST', '/createListingGroup', {
+          headers: viewer,
+          body: { name: 'Viewer group', listingIds: [] },
+        }),
+        403,
+        'permission_denied',
+      );
+      expect(await world.domain.listingGroups.list(demo, { limit: 500 })).toEqual(groups);
+      const cannotList = await callApi(running, 'GET', '/listListingGroups', { headers: webhooksManager });
+      expectError(cannotList, 403, 'insufficient_scope');
+      expect(cannotList.body).toMatchObject({ details: { required: ['listingGroups:read'] } });
+    });
+  });
+
+  describe('Webhooks', () => {
+    it('creates a subscription with its secret once, lists, changes and deletes it', async () => {
+      const created = answerOf(
+        await callApi(running, 'POST', '/createWebhookSubscription', {
+          headers: webhooksManager,
+          body: {
+            url: 'https://hooks.example.com/innkeep',
+            events: ['reservation.created', 'message.created'],
+          },
+        }),
+        201,
+        createWebhookOperation.output,
+      );
+      expect(created).toMatchObject({
+        url: 'https://hooks.example.com/innkeep',
+        events: ['reservation.created', 'message.created'],
+        format: 'innkeep',
+        active: true,
+      });
+      expect(created.secret).toMatch(/^whsec_/);
+      const listed = answerOf(
+        await callApi(running, 'GET', '/listWebhookSubscriptions', { headers: owner }),
+        200,
+        listWebhooksOperation.output,
+      );
+      const { secret, ...withoutSecret } = created;
+      expect(listed.items).toContainEqual(withoutSecret);
+      expect(JSON.stringify(listed)).not.toContain(secret);
+
+      const paused = answerOf(
+        await callApi(running, 'POST', `/updateWebhookSubscription/${created.id}`, {
+          headers: owner,
+          body: { active: false, events: ['reservation.cancelled'] },
+        }),
+        200,
+        updateWebhookOperation.output,
+      );
+      expect(paused).toMatchObject({ id: created.id, active: false, events: ['reservation.cancelled'] });
+      expect(JSON.stringify(paused)).not.toContain(secret);
+      const moved = answerOf(
+        await callApi(running, 'POST', `/updateWebhookSubscription/${created.id}`, {
+          headers: webhooksManager,
+          body: { url: 'http://localhost:4000/hook', active: true },
+        }),
+        200,
+        updateWebhookOperation.output,
+      );
+      expect(moved).toMatchObject({ url: 'http://localhost:4000/hook', active: true, disabledReason: null });
+
+      expect(
+        answerOf(
+          await callApi(running, 'DELETE', `/deleteWebhookSubscription/${created.id}`, { headers: owner }),
+          200,
+          deleteWebhookOperation.output,
+        ),
+      ).toEqual({ id: created.id, deleted: true });
+      const after = answerOf(
+        await callApi(running, 'GET', '/listWebhookSubscriptions?limit=500', { headers: owner }),
+        200,
+        listWebhooksOperation.output,
+      );
+      expect(after.items.map((webhook) => webhook.id)).not.toContain(created.id);
+      expectError(
+        await callApi(running, 'DELETE', `/deleteWebhookSubscription/${created.id}`, { headers: owner }),
+        404,
+        'not_found',
+      );
+    });
+
+    it('pages subscriptions and names bad webhook input', async () => {
+      for (const path of ['/one', '/two', '/three']) {
+        answerOf(
+          await callApi(running, 'POST', '/createWebhookSubscription', {
+            headers: owner,
+            body: { url: `https://hooks.example.com${path}` },
+          }),
+          201,
+          createWebhookOperation.output,
+        );
+      }
+      const whole = answerOf(
+        await callApi(running, 'GET', '/listWebhookSubscriptions', { headers: owner }),
+        200,
+        listWebhooksOperation.output,
+      );
+      const first = answerOf(
+        await callApi(running, 'GET', '/listWebhookSubscriptions?limit=2', { headers: owner }),
+        200,
+        listWebhooksOperation.output,
+      );
+      expect(first).toMatchObject({ hasMore: true, items: whole.items.slice(0, 2) });
+      const rest = answerOf(
+        await callApi(running, 'GET', `/listWebhookSubscriptions?limit=2&cursor=${first.nextCursor}`, {
+          headers: owner,
+        }),
+        200,
+        listWebhooksOperation.output,
+      );
+      expect(rest.items[0]).toEqual(whole.items[2]);
+      expectError(
+        await callApi(running, 'POST', '/createWebhookSubscription', {
+          headers: owner,
+          body: { url: 'http://hooks.example.com/plain' },
+        }),
+        400,
+        'invalid_argument',
+        'url',
+      );
+      expectError(
+        await callApi(running, 'POST', '/createWebhookSubscription', {
+          headers: owner,
+          body: { url: 'https://hooks.example.com/x', events: ['reservation.exploded'] },
+        }),
+        400,
+        'invalid_argument',
+        'events.0',
+      );
+      const webhookId = whole.items[0]?.id ?? '';
+      expectError(
+        await callApi(running, 'POST', `/updateWebhookSubscription/${webhookId}`, {
+          headers: owner,
+          body: {},
+        }),
+        400,
+        'invalid_argument',
+      );
+    });
+
+    it('reads another account’s subscription as 404, refuses viewers and tokens without webhooks:manage', async () => {
+      const theirs = await world.domain.webhooks.create(lapsed, { url: 'https://lapsed.example.com/hook' });
+      for (const [method, path, body] of [
+        ['POST', `/updateWebhookSubscription/${theirs.id}`, { active: false }],
+        ['DELETE', `/deleteWebhookSubscription/${theirs.id}`, undefined],
+      ] as const) {
+        expectError(await callApi(running, method, path, { headers: owner, body }), 404, 'not_found');
+      }
+      const { secret: _secret, ...theirsListed } = theirs;
+      expect((await world.domain.webhooks.list(lapsed, { limit: 500 })).items).toContainEqual(theirsListed);
+
+      const before = await world.domain.webhooks.list(demo, { limit: 500 });
+      answerOf(
+        await callApi(running, 'GET', '/listWebhookSubscriptions', { headers: viewer }),
+        200,
+        listWebhooksOperation.output,
+      );
+      expectError(
+        await callApi(running, 'POST', '/createWebhookSubscription', {
+          headers: viewer,
+          body: { url: 'https://viewer.example.com/hook' },
+        }),
+        403,
+        'permission_denied',
+      );
+      const refused = await callApi(running, 'GET', '/listWebhookSubscriptions', { headers: groupsReader });
+      expectError(refused, 403, 'insufficient_scope');
+      expect(refused.body).toMatchObject({ details: { required: ['webhooks:manage'] } });
+      expect(
+        (
+          await callApi(running, 'POST', '/createWebhookSubscription', {
+            headers: groupsReader,
+            body: { url: 'https://reader.example.com/hook' },
+          })
+        ).status,
+      ).toBe(403);
+      expect(await world.domain.webhooks.list(demo, { limit: 500 })).toEqual(before);
+      expect(world.reported).toEqual([]);
+    });
+  });
+});
