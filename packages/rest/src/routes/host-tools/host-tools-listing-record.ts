@@ -61,6 +61,18 @@ export type HostToolsListing = z.infer<typeof hostToolsListingSchema>;
 const marketplaceKeys = { airbnb: 'Airbnb', vrbo: 'VRBO', booking: 'Booking' } as const;
 
 const countryNames = new Intl.DisplayNames(['en'], { type: 'region' });
+// Intl looks a name up anew on every call; a listing read is hot enough (bench:rest) to keep each one.
+const countryNameCache = new Map<string, string>();
+
+/** The English name of an ISO 3166 country code, or the code when Intl knows none. */
+function countryName(code: string): string {
+  let name = countryNameCache.get(code);
+  if (name === undefined) {
+    name = countryNames.of(code) ?? code;
+    countryNameCache.set(code, name);
+  }
+  return name;
+}
 
 /** Innkeep's listing as Host Tools clients read it; `accountId` is their `userID`. */
 export function toHostToolsListing(listing: Listing, accountId: string): HostToolsListing {
@@ -73,7 +85,7 @@ export function toHostToolsListing(listing: Listing, accountId: string): HostToo
     address: listing.address,
     city: listing.city,
     ...(listing.region === null ? {} : { region: listing.region }),
-    country: countryNames.of(listing.countryCode) ?? listing.countryCode,
+    country: countryName(listing.countryCode),
     countryCode: listing.countryCode,
     ...(listing.postalCode === null ? {} : { zipcode: listing.postalCode }),
     ...(listing.latitude === null ? {} : { latitude: listing.latitude }),
