@@ -1,9 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
 import pg from 'pg';
+import { type Measurement, measureUnderLoad } from '../support/load-measurement.ts';
 
 // The /api benchmark: one Innkeep instance on PostgreSQL (a fresh database with the demo account, settled
 // with VACUUM ANALYZE) against a bare Fastify route returning a small JSON object, started in the same run.
@@ -23,8 +22,6 @@ const targetFilter = process.env.BENCH_TARGETS?.split(',').filter((part) => part
 const cpuProfileDir = process.env.BENCH_CPU_PROF;
 // The days of the getReservations window (both ends included), as a month-view sync asks for them.
 const reservationWindowDays = 31;
-// USER_HZ, the unit of CPU times in /proc: 100 on every Linux the benchmark runs on.
-const clockTicksPerSecond = 100;
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const demoOwnerEmail = 'demo@innkeep.test';
 
@@ -38,18 +35,6 @@ interface Case {
   readonly server: Server;
   readonly path: string;
   readonly headers: Record<string, string>;
-}
-
-interface Measurement {
-  readonly name: string;
-  readonly requestsPerSecond: number;
-  readonly p50: number;
-  readonly p99: number;
-  readonly errors: number;
-  readonly non2xx: number;
-  /** CPU microseconds per request in the server process and in the database backends; NaN off Linux. */
-  readonly serverCpuUs: number;
-  readonly databaseCpuUs: number;
 }
 
 const bareName = 'bare Fastify (limit)';
@@ -129,62 +114,17 @@ try {
 }
 
 async function measure(target: Case): Promise<Measurement> {
-  const options = {
-    url: `${target.server.url}${target.path}`,
-    method: 'GET' as const,
-    headers: target.headers,
-    connections,
-  };
-  await autocannon({ ...options, duration: 2 }); // warm up: JIT, pools, caches
-  const before = await cpuSnapshot(target.server.pid);
-  const result = await autocannon({ ...options, duration: seconds });
-  const after = await cpuSnapshot(target.server.pid);
-  const perRequest = (ticks: number) => (ticks * 1e6) / clockTicksPerSecond / result.requests.total;
-  return {
-    name: target.name,
-    requestsPerSecond: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors,
-    non2xx: result.non2xx,
-    serverCpuUs: perRequest(after.server - before.server),
-    databaseCpuUs: perRequest(
-      [...after.backends].reduce((sum, [pid, ticks]) => sum + ticks - (before.backends.get(pid) ?? 0), 0),
-    ),
-  };
-}
-
-interface CpuSnapshot {
-  readonly server: number;
-  readonly backends: Map<number, number>;
-}
-
-/** CPU ticks used so far by the server process and by each backend of the benchmark database. */
-async function cpuSnapshot(serverPid: number | undefined): Promise<CpuSnapshot> {
-  const backends = new Map<number, number>();
-  const client = new pg.Client({ connectionString: databaseServer });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ pid: number }>(
-      'select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
-      [databaseName],
-    );
-    for (const { pid } of rows) backends.set(pid, await cpuTicks(pid));
-  } finally {
-    await client.end();
-  }
-  return { server: serverPid === undefined ? Number.NaN : await cpuTicks(serverPid), backends };
-}
-
-/** utime + stime of a process from /proc (fields 14 and 15); NaN where there is no /proc. */
-async function cpuTicks(pid: number): Promise<number> {
-  try {
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[11]) + Number(fields[12]);
-  } catch {
-    return Number.NaN;
-  }
+  return measureUnderLoad(
+    {
+      name: target.name,
+      url: `${target.server.url}${target.path}`,
+      method: 'GET',
+      headers: target.headers,
+      serverPid: target.server.pid,
+    },
+    { connections, seconds },
+    { server: databaseServer, name: databaseName },
+  );
 }
 
 function report(results: Measurement[]): void {

@@ -1,11 +1,10 @@
-import { createServer } from 'node:net';
 import {
   authorizationServer,
   createPostgresAuthNotifications,
   generateSigningKey,
   withAuthTables,
 } from '@innkeep/auth';
-import { obtainAccessToken, openAuthTestDatabase } from '@innkeep/auth/testing';
+import { freePort, obtainAccessToken, openAuthTestDatabase } from '@innkeep/auth/testing';
 import { systemClock } from '@innkeep/domain';
 import {
   createIdentityUseCases,
@@ -17,15 +16,6 @@ import type { TestDatabase } from '@innkeep/storage/testing';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildMcpOnlyApp } from '../src/app.ts';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === 'string') throw new Error('no TCP address');
-  return address.port;
-}
 
 // The tool server as main.ts builds it on PostgreSQL: it caches token checks, and what the Innkeep server
 // (another process of the deployment, here another app on the same database) changes reaches it at once.

@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { authorizationServer, generateSigningKey, withAuthTables } from '@innkeep/auth';
-import { obtainAccessToken, openAuthTestDatabase } from '@innkeep/auth/testing';
+import { freePort, obtainAccessToken, openAuthTestDatabase } from '@innkeep/auth/testing';
 import { systemClock } from '@innkeep/domain';
 import { createIdentityUseCases, createOperatorUseCases } from '@innkeep/storage';
 import type { TestDatabase } from '@innkeep/storage/testing';
@@ -9,15 +8,6 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRestOnlyApp } from '../src/app.ts';
 import { ConfigError, loadRestOnlyConfig } from '../src/config.ts';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === 'string') throw new Error('no TCP address');
-  return address.port;
-}
 
 const databaseUrl = 'postgres://innkeep:secret@db.internal:5432/innkeep';
 

@@ -4,6 +4,7 @@ import { openTestDatabase, type TestDatabase, type TestDatabaseKind } from '@inn
 import { authMigrations } from './postgres/migrations/index.ts';
 import { type ResourceName, resourceUrl } from './provider/resource.ts';
 
+export { freePort } from './free-port.ts';
 export { RedisServer } from './redis-test-server.ts';
 
 /** A private test database with the domain's and the authorization server's tables. */

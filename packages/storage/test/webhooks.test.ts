@@ -56,7 +56,7 @@ describe.each(testDatabaseKinds)('webhooks on %s', (kind) => {
     db = handle.db;
     account = await createTestAccount(db);
     other = await createTestAccount(db);
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await handle?.close();
@@ -236,7 +236,7 @@ describe.each(testDatabaseKinds)('the Host Tools webhook URL on %s', (kind) => {
     db = handle.db;
     account = await createTestAccount(db);
     other = await createTestAccount(db);
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await handle?.close();

@@ -1,6 +1,9 @@
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '@innkeep/auth/testing';
+
+/** A TCP port nothing listens on right now (re-exported for this package's tests). */
+export { freePort };
 
 /** apps/server, where `node src/…` runs as `pnpm start` and `pnpm cli` run it. */
 export const serverDir = fileURLToPath(new URL('../..', import.meta.url));
@@ -54,14 +57,4 @@ export function runCli(args: readonly string[], env: Record<string, string>): Pr
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
-}
-
-/** A TCP port nothing listens on right now. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === 'string') throw new Error('no TCP address');
-  return address.port;
 }

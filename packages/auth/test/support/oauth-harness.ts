@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import type { Clock, IdentityUseCases, OperatorUseCases } from '@innkeep/domain';
 import { createIdentityUseCases, createOperatorUseCases } from '@innkeep/storage';
 import type { TestDatabaseKind } from '@innkeep/storage/testing';
@@ -42,6 +41,11 @@ export {
   registerClient,
   tokenRequest,
 } from '../../src/testing.ts';
+
+import { freePort } from '../../src/free-port.ts';
+
+/** A TCP port nothing listens on right now (re-exported for this package's tests). */
+export { freePort };
 
 /** Cookie keys for the test servers (at least 32 characters each). */
 export const oauthSecretKeys = ['oauth-test-key-0123456789abcdefghijklmnop'];
@@ -140,16 +144,6 @@ export async function createSubUser(world: OauthWorld, owner: TestUser): Promise
     password,
   });
   return { email, password, userId, accountId: owner.accountId };
-}
-
-/** A TCP port nothing listens on right now. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === 'string') throw new Error('no TCP address');
-  return address.port;
 }
 
 /** A running authorization server. */

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import {
   authorizationServer,
   createAccessTokenVerifier,
@@ -7,7 +6,7 @@ import {
   type SigningKey,
   withAuthTables,
 } from '@innkeep/auth';
-import { obtainAccessToken, openAuthTestDatabase } from '@innkeep/auth/testing';
+import { freePort, obtainAccessToken, openAuthTestDatabase } from '@innkeep/auth/testing';
 import { demoLogin, seedDemoData } from '@innkeep/demo';
 import type { Clock, OperatorUseCases } from '@innkeep/domain';
 import { innkeepServerInfo } from '@innkeep/mcp-tools';
@@ -17,6 +16,9 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { mcpRoute } from '../../src/mcp-route.ts';
 import { type McpFixtures, servingFixtures } from './fixture-dispatcher.ts';
+
+/** A TCP port nothing listens on right now (re-exported for this package's tests). */
+export { freePort };
 
 /** A clock at real time plus an offset the test may move either way (the provider checks real time). */
 export interface MovableClock extends Clock {
@@ -60,16 +62,6 @@ export async function openMcpWorld(kind: TestDatabaseKind): Promise<McpWorld> {
     reported: [],
     close: () => handle.close(),
   };
-}
-
-/** A TCP port nothing listens on right now. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === 'string') throw new Error('no TCP address');
-  return address.port;
 }
 
 /** A listening app. */

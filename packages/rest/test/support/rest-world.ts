@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import {
   authorizationServer,
   createAccessTokenVerifier,
@@ -6,7 +5,7 @@ import {
   type SigningKey,
   withAuthTables,
 } from '@innkeep/auth';
-import { obtainAccessToken, openAuthTestDatabase } from '@innkeep/auth/testing';
+import { freePort, obtainAccessToken, openAuthTestDatabase } from '@innkeep/auth/testing';
 import { demoLogin, seedDemoData } from '@innkeep/demo';
 import type { Clock, InnkeepDomain, OperatorUseCases, Scope } from '@innkeep/domain';
 import { createIdentityUseCases, createOperatorUseCases, createPostgresDomain } from '@innkeep/storage';
@@ -19,6 +18,9 @@ import { restRoutes } from '../../src/route-catalogue.ts';
 import type { RestRoute } from '../../src/route-definition.ts';
 import { restServerOptions } from '../../src/server-options.ts';
 import { checkResponsesAgainstDocument, describeMismatches, type ResponseMismatch } from './openapi-check.ts';
+
+/** A TCP port nothing listens on right now (re-exported for this package's tests). */
+export { freePort };
 
 /** The demo's users: the owner, its manager, and the owner of the lapsed (past-due) account. */
 export const demoUsers = {
@@ -81,16 +83,6 @@ export async function demoViewer(world: RestWorld): Promise<{ email: string; aut
     role: 'viewer',
   });
   return { email, authToken: await authTokenOf(world, email) };
-}
-
-/** A TCP port nothing listens on right now. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === 'string') throw new Error('no TCP address');
-  return address.port;
 }
 
 /** A listening app serving the authorization server and the REST API. */
