@@ -179,7 +179,7 @@ authToken in the \`apiKey\` header. It raises the rate limit from 120 to 1,200 r
 \`npm run innkeep -- issue-api-key --partner <name>\`, and it is printed once.
 
 \`\`\`sh
-curl -H 'authToken: <authToken>' -H 'apiKey: <apiKey>' '{base_url}/api/getReservations/…'
+curl -H 'authToken: <authToken>' -H 'apiKey: <apiKey>' '{base_url}/api/getReservations/<listingId>/2027-07-01/2027-07-31'
 \`\`\`
 
 ## OAuth Bearer token
