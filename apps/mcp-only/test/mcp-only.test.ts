@@ -113,7 +113,7 @@ describe('the tool server beside the Innkeep server', () => {
       trustProxy: false,
     });
     await toolServer.listen({ port: toolPort, host: '127.0.0.1' });
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await toolServer?.close();

@@ -69,7 +69,7 @@ describe('the tool server’s token cache on PostgreSQL', () => {
       authNotifications: createPostgresAuthNotifications({ listen }),
     });
     await toolServer.listen({ port: toolPort, host: '127.0.0.1' });
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await toolServer?.close();

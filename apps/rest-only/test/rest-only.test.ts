@@ -134,7 +134,7 @@ describe('the REST server beside the Innkeep server', () => {
       rateLimits: { perCredential: 50, withApiKey: 500 },
     });
     await restServer.listen({ port: restPort, host: '127.0.0.1' });
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await restServer?.close();

@@ -29,7 +29,7 @@ describe('auth notifications on PostgreSQL', () => {
         resolve,
       );
     });
-  }, 60_000);
+  }, 180_000);
 
   afterEach(() => {
     heard.length = 0;

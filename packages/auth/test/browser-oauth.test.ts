@@ -106,7 +106,7 @@ describe('OAuth in Chromium (PGlite)', () => {
     await app.listen({ host: '127.0.0.1', port });
     verifier = createAccessTokenVerifier({ db: world.db, resource, clock: world.clock });
     browser = await launchChromium();
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await browser?.close();

@@ -36,7 +36,7 @@ describe.each(testDatabaseKinds)('MCP conformance suite: authorization server sc
     server = await startServer(world);
     owner = await createOwner(world);
     outputDir = mkdtempSync(join(tmpdir(), 'innkeep-conformance-'));
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await server?.app.close();
@@ -113,5 +113,5 @@ describe.each(testDatabaseKinds)('MCP conformance suite: authorization server sc
       // Client ID Metadata Documents are not offered yet (registration is dynamic); a warning, not a failure.
       'authorization-server-metadata-cimd': 'WARNING',
     });
-  }, 60_000);
+  }, 180_000);
 });

@@ -169,7 +169,7 @@ describe.each(testDatabaseKinds)('connected assistants on %s', (kind) => {
     await insertClient(world, 'client_claude', 'Claude');
     await insertClient(world, 'client_nameless');
     await insertClient(world, 'client_sneaky', '<img src=x onerror=alert(1)>');
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await app?.close();

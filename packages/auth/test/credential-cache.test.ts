@@ -60,7 +60,7 @@ describe('REST credential cache on PostgreSQL', () => {
       },
     });
     await ready;
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await lookups?.close();

@@ -30,7 +30,7 @@ describe.each(testDatabaseKinds)('sign-in and consent pages on %s', (kind) => {
     world = await openOauthWorld(kind);
     server = await startServer(world);
     owner = await createOwner(world);
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await server?.app.close();

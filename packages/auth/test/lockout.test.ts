@@ -22,7 +22,7 @@ describe.each(testDatabaseKinds)('sign-in lock-out on %s', (kind) => {
   beforeAll(async () => {
     world = await openPagesWorld(kind);
     app = await buildPagesApp(world);
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await app?.close();

@@ -24,7 +24,7 @@ describe.each(testDatabaseKinds)('sign-in pages on %s', (kind) => {
     world = await openPagesWorld(kind);
     app = await buildPagesApp(world);
     host = await createHost(world);
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await app?.close();

@@ -26,7 +26,7 @@ describe.each(testDatabaseKinds)('authorization code flow on %s', (kind) => {
     world = await openOauthWorld(kind);
     server = await startServer(world);
     owner = await createOwner(world);
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await server?.app.close();

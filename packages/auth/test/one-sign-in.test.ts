@@ -56,7 +56,7 @@ describe.each(testDatabaseKinds)('one sign-in for the account pages and OAuth on
       client_name: 'Desk assistant',
       redirect_uris: ['http://127.0.0.1:48123/callback'],
     });
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await app?.close();

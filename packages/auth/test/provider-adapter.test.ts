@@ -28,7 +28,7 @@ describe.each(testDatabaseKinds)('oidc-provider adapter on %s', (kind) => {
       secretKeys: oauthSecretKeys,
     });
     owner = await createOwner(world);
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await world?.close();

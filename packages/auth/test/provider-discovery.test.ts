@@ -17,7 +17,7 @@ describe.each(testDatabaseKinds)('discovery on %s', (kind) => {
   beforeAll(async () => {
     world = await openOauthWorld(kind);
     app = await buildServerApp(world, { baseUrl });
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await app?.close();

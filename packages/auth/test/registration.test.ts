@@ -39,7 +39,7 @@ describe.each(testDatabaseKinds)('dynamic client registration on %s', (kind) => 
     world = await openOauthWorld(kind);
     server = await startServer(world);
     owner = await createOwner(world);
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await server?.app.close();
@@ -336,7 +336,7 @@ describe('registration rate limit', () => {
 
   beforeAll(async () => {
     world = await openOauthWorld('pglite');
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await world?.close();

@@ -31,7 +31,7 @@ describe.each(testDatabaseKinds)('access token verifier on %s', (kind) => {
     owner = await createOwner(world);
     resource = `${server.baseUrl}/mcp`;
     verifier = createAccessTokenVerifier({ db: world.db, resource, clock: world.clock });
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await server?.app.close();

@@ -140,7 +140,7 @@ describe.each(testDatabaseKinds)('the MCP SDK client against the authorization s
       clock: world.clock,
     });
     listener = await startCallbackListener();
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     listener?.server.close();

@@ -84,7 +84,7 @@ describe.each(testDatabaseKinds)('account page security on %s', (kind) => {
     world = await openPagesWorld(kind);
     app = await buildPagesApp(world);
     host = await createHost(world);
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await app?.close();

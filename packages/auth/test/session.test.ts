@@ -23,7 +23,7 @@ describe.each(testDatabaseKinds)('web session store on %s', (kind) => {
     world = await openPagesWorld(kind);
     store = createWebSessionStore(world.db, world.clock);
     host = await createHost(world);
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await world?.close();

@@ -24,7 +24,7 @@ describe.each(testDatabaseKinds)('signed-in browsers and password on the setting
   beforeAll(async () => {
     world = await openPagesWorld(kind);
     app = await buildPagesApp(world);
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await app?.close();

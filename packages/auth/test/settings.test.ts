@@ -24,7 +24,7 @@ describe.each(testDatabaseKinds)('settings page on %s', (kind) => {
     world = await openPagesWorld(kind);
     app = await buildPagesApp(world);
     host = await createHost(world, { timeZone: 'America/New_York' });
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await app?.close();

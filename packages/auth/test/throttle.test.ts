@@ -21,7 +21,7 @@ describe.each(testDatabaseKinds)('login throttle on %s', (kind) => {
 
   beforeAll(async () => {
     world = await openPagesWorld(kind);
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await world?.close();

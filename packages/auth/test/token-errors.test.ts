@@ -42,7 +42,7 @@ describe.each(testDatabaseKinds)('token endpoint refusals on %s', (kind) => {
       resource: `${server.baseUrl}/mcp`,
       clock: world.clock,
     });
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await server?.app.close();

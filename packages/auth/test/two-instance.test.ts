@@ -86,7 +86,7 @@ describe('two instances on one PostgreSQL database', () => {
       return instance;
     });
     owner = await createOwner(world);
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     balancer?.server.close();

@@ -50,7 +50,7 @@ describe('access token cache on PostgreSQL', () => {
     server = await startServer(world);
     resource = `${server.baseUrl}/mcp`;
     listening = await openDatabase({ kind: 'postgres', url: world.url ?? '' });
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     for (const verifier of verifiers) await verifier.close();

@@ -23,7 +23,7 @@ describe.each(testDatabaseKinds)('account pages in Chromium on %s', (kind) => {
     app = await buildPagesApp(world, { secureCookies: false });
     origin = await app.listen({ host: '127.0.0.1', port: 0 });
     browser = await launchChromium();
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await browser?.close();

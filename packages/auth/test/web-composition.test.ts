@@ -19,7 +19,7 @@ describe.each(testDatabaseKinds)('account pages inside a larger app on %s', (kin
 
   beforeAll(async () => {
     world = await openPagesWorld(kind);
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await world?.close();

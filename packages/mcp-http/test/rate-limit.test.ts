@@ -74,7 +74,7 @@ describe('the per-token rate limit of /mcp', () => {
     const over = await post(server.mcpUrl, rpc('ping', {}, 301), token);
     expect(over.status).toBe(429);
     expect(over.body).toMatchObject({ id: 301, error: { code: -32012 } });
-  }, 60_000);
+  }, 180_000);
 });
 
 // Two instances of one deployment, as behind a load balancer: two listening apps with their own connection

@@ -40,7 +40,7 @@ async function announced(service: RunningService, port: number): Promise<void> {
       if (service.child.exitCode !== null) throw new Error(`exited early:\n${service.output()}`);
       expect(service.output()).toContain(`The minimal service is running on port ${port}\n`);
     },
-    { timeout: 60_000, interval: 100 },
+    { timeout: 150_000, interval: 100 },
   );
 }
 
@@ -127,7 +127,7 @@ describe('startService on PostgreSQL', () => {
 
   beforeAll(async () => {
     database = await openTestDatabase('postgres', {});
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await database?.close();

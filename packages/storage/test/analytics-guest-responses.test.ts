@@ -207,7 +207,7 @@ describe.each(testDatabaseKinds)('guest waits kept by message writes on %s', (ki
   beforeAll(async () => {
     handle = await openTestDatabase(kind);
     fixture = await buildGuestFixture(handle.db);
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => handle?.close());
 
   it('stays equal to a rebuild through host replies, automated messages and new guest messages', async () => {

@@ -60,7 +60,7 @@ describe.each(testDatabaseKinds)('performance analytics on %s', (kind) => {
         ...[berlin, lisbon, boston, cabin].map((id) => ({ group_id: everythingGroup, listing_id: id })),
       ])
       .execute();
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => handle?.close());
 
   const owner = () => fixture.account.owner;

@@ -12,7 +12,7 @@ describe.each(testDatabaseKinds)('analytics statement settings on %s', (kind) =>
 
   beforeAll(async () => {
     handle = await openTestDatabase(kind);
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => handle?.close());
 
   const settings = sql<{ plan_cache_mode: string; work_mem: string }>`

@@ -25,7 +25,7 @@ describe.each(testDatabaseKinds)('check-in cohort on %s', (kind) => {
       channel: null,
       listingCount: 4,
     };
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => handle?.close());
 
   it('counts live check-ins, whole stays, lead times and cancellations of each period in order', async () => {

@@ -43,7 +43,7 @@ describe.each(testDatabaseKinds)('reservation analytics on %s', (kind) => {
       insert into calendar_days (listing_id, date, price_minor, min_nights)
       values (${fixture.listings.berlin}, '2026-03-26', 12000, 3)`.execute(handle.db);
     analytics = createPostgresDomain({ db: handle.db, clock: { now: () => fixture.now } }).analytics;
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => handle?.close());
 
   describe('get_pace_stats', () => {

@@ -69,7 +69,7 @@ describe.each(testDatabaseKinds)('audit log on %s', (kind) => {
       clientId: null,
     };
     await identity.updateProfile(otherOwner, { firstName: 'Cathy' });
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await handle?.close();

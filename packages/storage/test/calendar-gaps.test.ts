@@ -27,7 +27,7 @@ describe.each(testDatabaseKinds)('calendar gaps on %s', (kind) => {
     handle = await openTestDatabase(kind);
     db = handle.db;
     account = await createTestAccount(db);
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await handle?.close();

@@ -71,7 +71,7 @@ describe.each(testDatabaseKinds)('channel accounts on %s', (kind) => {
         })
         .execute();
     }
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await handle?.close();

@@ -37,7 +37,7 @@ describe('a pooled PostgreSQL connection lost while in use', () => {
     db = handle.db;
     admin = new pg.Client({ connectionString: testDatabase.url });
     await admin.connect();
-  }, 60_000);
+  }, 180_000);
 
   afterEach(() => {
     errors = [];

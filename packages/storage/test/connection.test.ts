@@ -13,7 +13,7 @@ describe('PostgreSQL connections', () => {
   beforeAll(async () => {
     handle = await openTestDatabase('postgres');
     db = handle.db;
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await handle?.close();
@@ -91,7 +91,7 @@ describe('listening on PostgreSQL', () => {
     testDatabase = await openTestDatabase('postgres');
     db = testDatabase.db;
     handle = await openDatabase({ kind: 'postgres', url: testDatabase.url ?? '' });
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await handle?.close();

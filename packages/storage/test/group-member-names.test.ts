@@ -38,7 +38,7 @@ describe.each(testDatabaseKinds)('listing group member names on %s', (kind) => {
     handle = await openTestDatabase(kind);
     db = handle.db;
     account = await createTestAccount(db);
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await handle?.close();

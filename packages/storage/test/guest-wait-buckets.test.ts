@@ -385,7 +385,7 @@ describe('response-time buckets written at once on postgres', () => {
       startDate: '2025-03-01',
       endDate: '2025-04-30',
     });
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => handle?.close());
 
   it('keeps both of two threads of one month written side by side', async () => {

@@ -208,7 +208,7 @@ describe.each(testDatabaseKinds)('help centre on %s', (kind) => {
     handle = await openTestDatabase(kind);
     db = handle.db;
     await syncHelpArticles(db, fixtureArticles);
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await handle?.close();

@@ -41,7 +41,7 @@ describe.each(testDatabaseKinds)('idempotency keys on %s', (kind) => {
     keys = createIdempotencyUseCases({ db, clock });
     account = await createTestAccount(db);
     other = await createTestAccount(db);
-  }, 60_000);
+  }, 180_000);
 
   beforeEach(() => {
     now = new Date('2026-11-21T12:00:00.000Z');

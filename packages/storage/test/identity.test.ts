@@ -97,7 +97,7 @@ describe.each(testDatabaseKinds)('identity on %s', (kind) => {
     });
     otherAccountId = other.accountId;
     otherOwner = as(other.userId, 'owner', otherAccountId);
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await handle?.close();

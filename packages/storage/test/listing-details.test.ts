@@ -75,7 +75,7 @@ describe.each(testDatabaseKinds)('listing groups and channel links on %s', (kind
         { listing_id: foreign, channel_account_id: 'cha_theirs', external_listing_id: 'X', url: null },
       ])
       .execute();
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await handle?.close();

@@ -34,7 +34,7 @@ describe.each(testDatabaseKinds)('listing groups on %s', (kind) => {
     loft = await createTestListing(db, account.accountId, { name: 'Loft' });
     villa = await createTestListing(db, account.accountId, { name: 'Villa' });
     foreignListing = await createTestListing(db, other.accountId, { name: 'Not yours' });
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await handle?.close();

@@ -25,7 +25,7 @@ describe.each(testDatabaseKinds)('listings on %s', (kind) => {
       listingIds.push(await createTestListing(db, account.accountId, { name, enabled: name !== 'Elm Flat' }));
     }
     await createTestListing(db, other.accountId, { name: 'Not Yours' });
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await handle?.close();

@@ -132,7 +132,7 @@ describe.each(testDatabaseKinds)('locks on %s', (kind) => {
         },
       ])
       .execute();
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await handle?.close();

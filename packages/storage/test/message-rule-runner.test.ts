@@ -111,7 +111,7 @@ describe.each(testDatabaseKinds)('message rule runner on %s', (kind) => {
     rules = createMessageRuleUseCases({ db, clock });
     runner = createMessageRuleRunner({ db, clock });
     account = await createTestAccount(db, { timeZone: 'Asia/Tokyo', currency: 'JPY' });
-  }, 60_000);
+  }, 180_000);
 
   // Fresh listings per case, with every rule scoped to them, so one case's rules never reach another's stays.
   beforeEach(async () => {

@@ -75,7 +75,7 @@ describe.each(testDatabaseKinds)('message rules on %s', (kind) => {
     rules = createMessageRuleUseCases({ db, clock });
     loft = await createTestListing(db, account.accountId, { name: 'Loft' });
     cabin = await createTestListing(db, account.accountId, { name: 'Cabin' });
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await handle?.close();
@@ -295,7 +295,7 @@ describe.each(testDatabaseKinds)('changing and deleting message rules on %s', (k
     studio = await createTestListing(db, host.accountId, { name: 'Studio' });
     villa = await createTestListing(db, host.accountId, { name: 'Villa' });
     foreign = await createTestListing(db, other.accountId, { name: 'Not Yours' });
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await handle?.close();

@@ -27,7 +27,7 @@ describe.each(testDatabaseKinds)('message threads on %s', (kind) => {
     other = await createTestAccount(db);
     messages = createMessageUseCases({ db, clock });
     listingId = await createTestListing(db, account.accountId, { name: 'Harbor Loft' });
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await handle?.close();

@@ -48,7 +48,7 @@ describe.each(testDatabaseKinds)('operator commands on %s', (kind) => {
     db = handle.db;
     operator = createOperatorUseCases({ db, clock: systemClock });
     identity = createIdentityUseCases({ db, clock: systemClock });
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await handle?.close();

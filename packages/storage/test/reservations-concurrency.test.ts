@@ -19,7 +19,7 @@ describe.each(testDatabaseKinds)('no double booking on %s', (kind) => {
     handle = await openTestDatabase(kind);
     db = handle.db;
     account = await createTestAccount(db);
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await handle?.close();
@@ -95,7 +95,7 @@ describe.each(testDatabaseKinds)('no double booking on %s', (kind) => {
       .where('account_id', '=', account.accountId)
       .execute();
     expect(changes.map((row) => row.reservation_id)).toEqual([winner?.id]);
-  }, 60_000);
+  }, 180_000);
 
   // Only a server can keep a transaction open while another one runs; PGlite runs one at a time.
   it.runIf(kind === 'postgres')(

@@ -95,7 +95,7 @@ describe.each(testDatabaseKinds)('reservations on %s', (kind) => {
     account = await createTestAccount(db);
     other = await createTestAccount(db);
     reservations = createReservationUseCases({ db, clock });
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await handle?.close();

@@ -75,7 +75,7 @@ describe.each(testDatabaseKinds)('review-derived columns on %s', (kind) => {
     listingId = await createTestListing(db, accountId, { time_zone: 'America/New_York' });
     firstStay = await insertReservation();
     secondStay = await insertReservation();
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await handle?.close();

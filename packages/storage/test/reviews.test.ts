@@ -123,7 +123,7 @@ describe.each(testDatabaseKinds)('reviews on %s', (kind) => {
       rating: 1,
       submittedAt: '2026-03-06T08:00:00Z',
     });
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await handle?.close();

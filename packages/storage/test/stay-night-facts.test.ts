@@ -56,7 +56,7 @@ describe.each(testDatabaseKinds)('stay-night facts on %s', (kind) => {
   beforeAll(async () => {
     handle = await openTestDatabase(kind);
     fixture = await buildAnalyticsFixture(handle.db);
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => handle?.close());
 
   it('gives each sold night its rent and an even largest-remainder share of fees, commission and payout', async () => {
