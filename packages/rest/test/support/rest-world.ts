@@ -19,9 +19,6 @@ import type { RestRoute } from '../../src/route-definition.ts';
 import { restServerOptions } from '../../src/server-options.ts';
 import { checkResponsesAgainstDocument, describeMismatches, type ResponseMismatch } from './openapi-check.ts';
 
-/** A TCP port nothing listens on right now (re-exported for this package's tests). */
-export { freePort };
-
 /** The demo's users: the owner, its manager, and the owner of the lapsed (past-due) account. */
 export const demoUsers = {
   owner: demoLogin.email,
