@@ -128,10 +128,8 @@ async function measure(
     const result = await invokeTool(tool, args, toolContext, (_reference, cause) => {
       failure = cause;
     });
-    if (result.isError === true) {
-      throw new Error(
-        `${JSON.stringify(result.structuredContent)}${failure instanceof Error ? `\n${failure.stack}` : ''}`,
-      );
+    if (result.isError === true || result.structuredContent === undefined) {
+      throw new Error(`${result.content[0]?.text}${failure instanceof Error ? `\n${failure.stack}` : ''}`);
     }
     return result.structuredContent;
   };

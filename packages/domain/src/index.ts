@@ -4,11 +4,20 @@
 
 export type { AuditEntryView, AuditUseCases } from './audit/audit.ts';
 export { listAuditInputSchema } from './audit/audit.ts';
-export type { Calendar, CalendarDay, CalendarUseCases } from './calendar/calendar.ts';
+export type {
+  Calendar,
+  CalendarDay,
+  CalendarUseCases,
+  ChangedDay,
+  PriceEntry,
+  PriceOutcome,
+  PriceStep,
+} from './calendar/calendar.ts';
 export {
   availabilityChangeSchema,
   calendarDaySchema,
   calendarSchema,
+  changedDaySchema,
   getCalendarInputSchema,
   setAvailabilityInputSchema,
   setPricesInputSchema,
@@ -34,6 +43,7 @@ export type { LocalDate } from './core/dates.ts';
 export {
   addDays,
   areLocalDates,
+  assertNotBeforeToday,
   dayOfWeek,
   daysBetween,
   localDateIn,
@@ -191,7 +201,7 @@ export {
   reorderPricingRulesInputSchema,
   updatePricingRuleInputSchema,
 } from './pricing/pricing.ts';
-export type { PricingInputs } from './pricing/pricing-engine.ts';
+export type { NightlyPrice, PricingInputs } from './pricing/pricing-engine.ts';
 export { channelNightPrice, holdLookaround, priceNights } from './pricing/pricing-engine.ts';
 export type { PricingRuleDefinition } from './pricing/pricing-rule-changes.ts';
 export { applyPricingRuleChanges } from './pricing/pricing-rule-changes.ts';

@@ -42,6 +42,9 @@ function inputs(overrides: Partial<PricingInputs> = {}): PricingInputs {
   };
 }
 
+/** The fields of a night no rule and no floor changed. */
+const unchanged = { appliedRuleIds: [], ruleSteps: [], floorApplied: false };
+
 const prices = (input: PricingInputs, dates: string[]) => priceNights(input, dates).map((n) => n.priceMinor);
 
 describe('pricing engine', () => {
@@ -51,8 +54,8 @@ describe('pricing engine', () => {
       '2026-05-02',
     ]);
     expect(result).toEqual([
-      { date: '2026-05-01', priceMinor: 10_000, appliedRuleIds: [] },
-      { date: '2026-05-02', priceMinor: 13_500, appliedRuleIds: [] },
+      { ...unchanged, date: '2026-05-01', priceMinor: 10_000, startMinor: 10_000 },
+      { ...unchanged, date: '2026-05-02', priceMinor: 13_500, startMinor: 13_500 },
     ]);
   });
 
@@ -96,7 +99,14 @@ describe('pricing engine', () => {
     ];
     // Pricing only the 6th: its gap starts before the priced range and still counts.
     expect(priceNights(inputs({ rules: [orphan], holds }), ['2026-05-06'])).toEqual([
-      { date: '2026-05-06', priceMinor: 8_000, appliedRuleIds: ['pru_gap'] },
+      {
+        date: '2026-05-06',
+        priceMinor: 8_000,
+        appliedRuleIds: ['pru_gap'],
+        startMinor: 10_000,
+        ruleSteps: [{ ruleId: 'pru_gap', priceAfterMinor: 8_000 }],
+        floorApplied: false,
+      },
     ]);
     // Held nights and nights outside the gap are not orphans.
     expect(
@@ -125,12 +135,24 @@ describe('pricing engine', () => {
       date: '2026-05-05',
       priceMinor: 13_000,
       appliedRuleIds: ['pru_pct', 'pru_fix'],
+      startMinor: 10_000,
+      ruleSteps: [
+        { ruleId: 'pru_pct', priceAfterMinor: 11_000 },
+        { ruleId: 'pru_fix', priceAfterMinor: 13_000 },
+      ],
+      floorApplied: false,
     });
     // 100 + 20 = 120, + 10% = 132.00
     expect(priceNights(inputs({ rules: [twentyDollars, tenPercent] }), ['2026-05-05'])[0]).toEqual({
       date: '2026-05-05',
       priceMinor: 13_200,
       appliedRuleIds: ['pru_fix', 'pru_pct'],
+      startMinor: 10_000,
+      ruleSteps: [
+        { ruleId: 'pru_fix', priceAfterMinor: 12_000 },
+        { ruleId: 'pru_pct', priceAfterMinor: 13_200 },
+      ],
+      floorApplied: false,
     });
   });
 
@@ -147,6 +169,20 @@ describe('pricing engine', () => {
     // The floor comes after all rules: an intermediate negative price still gets the later uplift.
     const plus80 = rule('pru_up', { adjustment: { kind: 'fixed', amount: 80 } });
     expect(prices(inputs({ rules: [minus150, plus80] }), ['2026-05-05'])).toEqual([3_000]);
+  });
+
+  it('says when the floor, not the rules, set the price', () => {
+    const half = rule('pru_half', { adjustment: { kind: 'percent', amount: -50 } });
+    const [floored] = priceNights(inputs({ rules: [half], minPriceMinor: 9_000 }), ['2026-05-05']);
+    expect(floored).toMatchObject({
+      priceMinor: 9_000,
+      startMinor: 10_000,
+      ruleSteps: [{ ruleId: 'pru_half', priceAfterMinor: 5_000 }],
+      floorApplied: true,
+    });
+    // A floor the rules stay above does not count as applied.
+    const [above] = priceNights(inputs({ rules: [half], minPriceMinor: 4_000 }), ['2026-05-05']);
+    expect(above).toMatchObject({ priceMinor: 5_000, floorApplied: false });
   });
 
   it('skips disabled rules and rules for other listings', () => {

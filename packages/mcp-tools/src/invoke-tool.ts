@@ -4,7 +4,8 @@ import { type ToolCallResult, toolFailure, toolSuccess } from './tool-result.ts'
 
 /**
  * Runs one tool call: validates the arguments against the tool's input schema (every problem named in one
- * `invalid_argument` result), runs the handler, and wraps its output or its failure as a tool result.
+ * `invalid_argument` result, unknown argument names included, so a misspelt one changes nothing and says
+ * so), runs the handler, and wraps its output or its failure as a tool result.
  * Scope checks happen before this, in the transport, where a 403 can still be sent.
  *
  * @param report - receives unexpected failures with the reference id the model is shown.

@@ -1,27 +1,37 @@
 import type { Scope } from '@innkeep/domain';
 import type { Operation, OperationContext } from '@innkeep/operations';
 import type { z } from 'zod';
+import { refusingUnknownArguments } from './strict-arguments.ts';
 
 /** What a tool handler gets besides its input: the operation's context (who acts, the use cases, the clock). */
 export type ToolContext = OperationContext;
 
 /**
- * MCP tool annotations, always all four and honest: a client may auto-approve read-only tools and ask before
- * destructive ones. Innkeep's tools touch only the account's own data, so `openWorldHint` is always false.
+ * MCP tool annotations, always all four and honest, in the MCP specification's meaning: a client may
+ * auto-approve read-only tools, ask before destructive ones, and warn before one that reaches people
+ * outside the account.
  */
 export interface ToolAnnotations {
   readonly readOnlyHint: boolean;
   readonly destructiveHint: boolean;
   readonly idempotentHint: boolean;
-  readonly openWorldHint: false;
+  readonly openWorldHint: boolean;
 }
 
 /** The hints a write operation's tool declares; a read operation's are fixed ({@link readOnly}). */
 export interface WriteHints {
-  /** True when the call may overwrite or remove what was there (a price, a stay, a rule). */
+  /**
+   * True when the call may overwrite or remove what was there (a price, a stay, a rule's effect on
+   * prices); false when it only adds (a reservation, a message, a rule) or switches something reversibly.
+   */
   readonly destructiveHint: boolean;
   /** True when repeating the call with the same input changes nothing more. */
   readonly idempotentHint: boolean;
+  /**
+   * True when the call reaches someone outside the host's account: a message a guest receives, or a rule
+   * that sends them. Changes the account's own channels mirror (prices, availability, stays) are not.
+   */
+  readonly openWorldHint: boolean;
 }
 
 /** A tool as declared: an operation plus what the model reads. */
@@ -85,10 +95,11 @@ export function defineTool<Input extends z.ZodObject, Output extends z.ZodObject
     title,
     description,
     scopes: operation.scopes,
-    input: operation.input,
+    // Both MCP paths (the /mcp dispatcher and the SDK registration) parse with this schema, so a misspelled
+    // argument is refused on either instead of being dropped; the operation keeps its own for REST.
+    input: refusingUnknownArguments(operation.input, name),
     output: operation.output,
-    annotations:
-      writeHints === undefined ? readOnly : { readOnlyHint: false, ...writeHints, openWorldHint: false },
+    annotations: writeHints === undefined ? readOnly : { readOnlyHint: false, ...writeHints },
     handler: (input, context) => operation.run(input, context),
   };
 }

@@ -1,11 +1,14 @@
 import { DomainError, type ErrorCode, reportInternalFailure } from '@innkeep/domain';
 import { maxReplyChars } from '@innkeep/operations';
 
-/** The result of a tools/call, as MCP defines it (content blocks, structured output, error flag). */
+/**
+ * The result of a tools/call, as MCP defines it: a success has the output as `structuredContent` and as JSON
+ * text; an error result (`isError`) has only the text, so no client checks it against the output schema.
+ */
 export interface ToolCallResult {
   [key: string]: unknown;
   content: { type: 'text'; text: string }[];
-  structuredContent: Record<string, unknown>;
+  structuredContent?: Record<string, unknown>;
   isError?: boolean;
 }
 
@@ -29,18 +32,18 @@ export function toolSuccess(output: Record<string, unknown>): ToolCallResult {
   return { content: [{ type: 'text', text }], structuredContent: output };
 }
 
-/** A failure the model can act on: `isError` with `structuredContent.error = {code, message, details}`. */
+/**
+ * A failure the model can act on: `isError`, and one text block holding the JSON
+ * `{"error": {"code", "message", "details"?}}`. It has no `structuredContent`: the listed output schemas
+ * describe the output alone, and clients validate `structuredContent` only when it is there.
+ */
 export function toolError(
   code: ErrorCode,
   message: string,
   details?: Readonly<Record<string, unknown>>,
 ): ToolCallResult {
   const error = { code, message, ...(details === undefined ? {} : { details }) };
-  return {
-    isError: true,
-    content: [{ type: 'text', text: `${code}: ${message}` }],
-    structuredContent: { error },
-  };
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error }) }] };
 }
 
 /**

@@ -12,6 +12,7 @@ import { getReviewAnalyticsTool } from '../src/tools/analytics/get-review-analyt
 import { getReviewStatsTool } from '../src/tools/analytics/get-review-stats.tool.ts';
 import { guestAnalyticsTools } from '../src/tools/analytics/guest-analytics-tools.ts';
 import { listListingGroupsTool } from '../src/tools/analytics/list-listing-groups.tool.ts';
+import { toolErrorOf } from './support/tool-error.ts';
 import { openToolWorld, type ToolWorld } from './support/tool-world.ts';
 
 /** The result's structured content checked against the tool's declared output schema. */
@@ -26,8 +27,7 @@ function output<Output extends z.ZodObject>(
 
 /** The error code of a failed call. */
 function errorCode(result: ToolCallResult): string {
-  expect(result.isError, JSON.stringify(result.structuredContent)).toBe(true);
-  return z.object({ error: z.object({ code: z.string() }) }).parse(result.structuredContent).error.code;
+  return toolErrorOf(result).code;
 }
 
 const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);

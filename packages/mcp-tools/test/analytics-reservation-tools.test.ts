@@ -13,6 +13,7 @@ import { getTurnoverStatsTool } from '../src/tools/analytics/get-turnover-stats.
 import { getUpcomingReservationsTool } from '../src/tools/analytics/get-upcoming-reservations.tool.ts';
 import { reservationAnalyticsTools } from '../src/tools/analytics/reservation-analytics-tools.ts';
 import { getReservationsTool } from '../src/tools/reservations/get-reservations.tool.ts';
+import { toolErrorOf } from './support/tool-error.ts';
 import { openToolWorld, type ToolWorld, worldToday } from './support/tool-world.ts';
 
 /** The result's structured content checked against the tool's declared output schema. */
@@ -27,8 +28,7 @@ function output<Output extends z.ZodObject>(
 
 /** The error code of a failed call. */
 function errorCode(result: ToolCallResult): string {
-  expect(result.isError, JSON.stringify(result.structuredContent)).toBe(true);
-  return z.object({ error: z.object({ code: z.string() }) }).parse(result.structuredContent).error.code;
+  return toolErrorOf(result).code;
 }
 
 const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);

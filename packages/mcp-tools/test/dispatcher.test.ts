@@ -1,7 +1,7 @@
 import { allScopes, type InnkeepDomain, type Scope } from '@innkeep/domain';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toolCatalogue } from '../src/catalogue.ts';
+import { toolCatalogue, toolsByName } from '../src/catalogue.ts';
 import {
   createMcpDispatcher,
   invalidMessageError,
@@ -10,6 +10,7 @@ import {
   requiredScopes,
 } from '../src/server/dispatcher.ts';
 import type { JsonRpcResponse } from '../src/server/json-rpc.ts';
+import { toolErrorOf } from './support/tool-error.ts';
 import { openToolWorld, type ToolWorld } from './support/tool-world.ts';
 
 type Reported = { reference: string; cause: unknown };
@@ -120,12 +121,18 @@ describe('the MCP dispatcher', () => {
         expect(tool.inputSchema).not.toHaveProperty('$schema');
         expect(tool.outputSchema).not.toHaveProperty('$schema');
         expect(typeof tool.description).toBe('string');
-        expect(tool.annotations).toMatchObject({ openWorldHint: false });
+        const declared = toolsByName.get(tool.name)?.annotations;
+        // A read-only tool lists only the hints MCP gives meaning to when readOnlyHint is true.
+        expect(tool.annotations).toEqual(
+          declared?.readOnlyHint
+            ? { readOnlyHint: true, openWorldHint: declared.openWorldHint }
+            : declared,
+        );
       }
       const listListings = tools.find((tool) => tool.name === 'list_listings');
       expect(listListings).toMatchObject({
         title: 'List listings',
-        annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
+        annotations: { readOnlyHint: true, openWorldHint: false },
         inputSchema: {
           type: 'object',
           properties: { limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 } },
@@ -135,7 +142,7 @@ describe('the MCP dispatcher', () => {
       expect(listListings?.inputSchema.required ?? []).not.toContain('limit');
     });
 
-    it('lists output schemas that both results and error results satisfy, as SDK clients check', async () => {
+    it('lists output schemas that results satisfy, and sends error results without structuredContent', async () => {
       const { tools } = resultOf(await dispatcher.handle(request('tools/list'), nothing)) as {
         tools: ListedTool[];
       };
@@ -148,13 +155,11 @@ describe('the MCP dispatcher', () => {
             request('tools/call', { name: 'get_listing', arguments: { listingId } }),
             everything,
           ),
-        ).structuredContent;
-      expect(validate(await call(listingIds[0] ?? '')).valid).toBe(true);
-      const missing = await call('lst_nope');
-      expect(missing).toMatchObject({ error: { code: 'not_found' } });
-      expect(validate(missing).valid).toBe(true);
+        );
+      expect(validate((await call(listingIds[0] ?? '')).structuredContent).valid).toBe(true);
+      // The SDK client validates structuredContent only when a result has it; an error result has none.
+      expect(toolErrorOf(await call('lst_nope')).code).toBe('not_found');
       expect(validate({ id: 'lst_1' }).valid).toBe(false);
-      expect(validate({ error: { code: 'no_such_code', message: 'x' } }).valid).toBe(false);
     });
 
     it('resources/list shows exactly service://user and service://listings', async () => {
@@ -236,17 +241,14 @@ describe('the MCP dispatcher', () => {
           everything,
         ),
       );
-      expect(invalid).toMatchObject({
-        isError: true,
-        structuredContent: { error: { code: 'invalid_argument' } },
-      });
+      expect(toolErrorOf(invalid).code).toBe('invalid_argument');
       const missing = resultOf(
         await dispatcher.handle(
           request('tools/call', { name: 'get_listing', arguments: { listingId: 'lst_nope' } }),
           everything,
         ),
       );
-      expect(missing).toMatchObject({ isError: true, structuredContent: { error: { code: 'not_found' } } });
+      expect(toolErrorOf(missing).code).toBe('not_found');
     });
 
     it('answers an unknown tool or a missing name with -32602', async () => {
@@ -468,7 +470,7 @@ describe('the MCP dispatcher', () => {
         ),
       );
       expect(JSON.stringify(tool)).not.toContain('relation');
-      expect(tool).toMatchObject({ isError: true, structuredContent: { error: { code: 'internal' } } });
+      expect(toolErrorOf(tool).code).toBe('internal');
       expect(seen).toHaveLength(2);
     });
   });

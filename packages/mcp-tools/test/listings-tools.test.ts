@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getListingTool } from '../src/tools/listings/get-listing.tool.ts';
 import { listListingsTool } from '../src/tools/listings/list-listings.tool.ts';
+import { toolErrorOf } from './support/tool-error.ts';
 import { openToolWorld, type ToolWorld } from './support/tool-world.ts';
 
 describe('listing tools', () => {
@@ -36,14 +37,12 @@ describe('listing tools', () => {
     expect(getListingTool.output.parse(found.structuredContent).id).toBe(id);
 
     const missing = await world.call(getListingTool, { listingId: 'lst_nope' });
-    expect(missing.isError).toBe(true);
-    expect(missing.structuredContent).toMatchObject({ error: { code: 'not_found' } });
+    expect(toolErrorOf(missing).code).toBe('not_found');
   });
 
   it('refuses bad input with every problem named, as a tool error', async () => {
     const result = await world.call(listListingsTool, { limit: 1000, enabled: 'yes' });
-    expect(result.isError).toBe(true);
-    expect(result.structuredContent).toMatchObject({ error: { code: 'invalid_argument' } });
+    expect(toolErrorOf(result).code).toBe('invalid_argument');
     expect(result.content[0]?.text).toContain('limit');
     expect(result.content[0]?.text).toContain('enabled');
   });

@@ -2,6 +2,7 @@ import { allScopes } from '@innkeep/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMcpDispatcher, type McpCaller, type McpDispatcher } from '../src/server/dispatcher.ts';
 import { jsonRpcErrorCodes } from '../src/server/json-rpc.ts';
+import { toolErrorOf } from './support/tool-error.ts';
 import { openToolWorld, type ToolWorld } from './support/tool-world.ts';
 
 // The calls a fuzzer saw fail as `internal`: each carries U+0000 in the field named second.
@@ -48,15 +49,10 @@ describe('arguments holding U+0000, which PostgreSQL cannot store', () => {
         caller,
       );
       const result = response !== null && 'result' in response ? response.result : undefined;
-      expect(result).toMatchObject({
-        isError: true,
-        structuredContent: {
-          error: {
-            code: 'invalid_argument',
-            message: expect.stringContaining(`${field}: must not contain the NUL character`),
-            details: { issues: [{ path: field }] },
-          },
-        },
+      expect(toolErrorOf(result)).toMatchObject({
+        code: 'invalid_argument',
+        message: expect.stringContaining(`${field}: must not contain the NUL character`),
+        details: { issues: [{ path: field }] },
       });
       expect(reported).toEqual([]);
     },

@@ -31,6 +31,7 @@ import { getReviewsTool } from '../src/tools/reviews/get-reviews.tool.ts';
 import { getMessageRulesTool } from '../src/tools/rules/get-message-rules.tool.ts';
 import { getPricingRulesTool } from '../src/tools/rules/get-pricing-rules.tool.ts';
 import { getUserTool } from '../src/tools/user/get-user.tool.ts';
+import { toolErrorOf } from './support/tool-error.ts';
 import { openToolWorld, type ToolWorld, worldToday } from './support/tool-world.ts';
 
 /** The result's structured content checked against the tool's declared output schema. */
@@ -45,16 +46,7 @@ function output<Output extends z.ZodObject>(
 
 /** The tool error of a failed call, checked for its code. */
 function failure(result: ToolCallResult, code: string) {
-  expect(result.isError, JSON.stringify(result.structuredContent)).toBe(true);
-  const { error } = z
-    .object({
-      error: z.object({
-        code: z.string(),
-        message: z.string(),
-        details: z.record(z.string(), z.unknown()).optional(),
-      }),
-    })
-    .parse(result.structuredContent);
+  const error = toolErrorOf(result);
   expect(error.code, error.message).toBe(code);
   return error;
 }
@@ -387,10 +379,7 @@ describe('read tools on the demo account', () => {
           guests: 1,
         });
         // A taken range is never priced: either a stay rule refuses it first, or it is a conflict.
-        expect(result.isError).toBe(true);
-        const error = z
-          .object({ error: z.object({ code: z.string(), details: z.unknown() }) })
-          .parse(result.structuredContent).error;
+        const error = toolErrorOf(result);
         if (error.code === 'conflict') {
           conflicts += 1;
           expect(error.details).toMatchObject({

@@ -172,6 +172,21 @@ describe('Innkeep on an SDK McpServer, through the SDK client', () => {
     );
   });
 
+  it('refuses a misspelt argument as a tool error naming it and the arguments taken; nothing changes', async () => {
+    const [listingId = ''] = listingIds;
+    const before = await world.context.domain.listings.get(world.owner, listingId);
+    const result = await client.callTool({
+      name: 'update_listing',
+      arguments: { listingId, nickname: 'LX-001', basePrise: 120 },
+    });
+    expect(result.isError).toBe(true);
+    // The v1 SDK checks arguments against the tool's (strict) schema itself and words the result.
+    const text = (result.content as { text: string }[]).map((block) => block.text).join('\n');
+    expect(text).toContain('Unknown argument basePrise');
+    expect(text).toContain('update_listing takes: listingId, name, nickname, basePrice');
+    expect(await world.context.domain.listings.get(world.owner, listingId)).toEqual(before);
+  });
+
   it('never reported an unexpected failure', () => {
     expect(reported).toEqual([]);
   });

@@ -49,7 +49,7 @@ describe.each(testDatabaseKinds)('calendar write tools (%s)', (kind) => {
       expect(output.days.map((day) => day.date)).toEqual(['2027-10-05', '2027-10-06']);
 
       const after = await calendar(listing.id, '2027-10-05', '2027-10-06');
-      expect(after.days).toEqual(output.days);
+      expect(after.days).toEqual(output.days.map(({ priceOutcomes: _outcomes, ...day }) => day));
       expect(after.days[0]).toMatchObject({
         price: 287.5,
         channelPrices: { airbnb: 301.25 },
@@ -65,6 +65,63 @@ describe.each(testDatabaseKinds)('calendar write tools (%s)', (kind) => {
       });
       const entry = await expectAuditedOnce(world, 'calendar.set_prices', listing.id);
       expect(entry.details).toMatchObject({ prices: [{ date: '2027-10-05', price: 287.5 }, {}, {}] });
+    });
+
+    it('says per date what a guest pays and which pricing rule or minimum price made the difference', async () => {
+      const listing = await listingNamed(world, 'Blue Heron');
+      const dates = ['2027-11-09', '2027-11-10'];
+      for (const day of (await calendar(listing.id, '2027-11-09', '2027-11-10')).days) {
+        expect(day).toMatchObject({ status: 'available', appliedRuleIds: [] });
+      }
+      const { domain } = world.context;
+      await domain.listings.update(world.owner, { listingId: listing.id, minPrice: 66 });
+      const rule = await domain.pricing.createRule(world.owner, {
+        name: 'November 20% off',
+        adjustment: { kind: 'percent', amount: -20 },
+        listingIds: [listing.id],
+        startDate: '2027-11-09',
+        endDate: '2027-11-10',
+      });
+      const byRule = (priceAfter: number) => ({
+        by: 'pricing_rule',
+        ruleId: rule.id,
+        name: 'November 20% off',
+        priceAfter,
+      });
+      const byMinimum = { by: 'minimum_price', name: 'the listing’s minimum price', priceAfter: 66 };
+
+      const output = outputOf(
+        await world.call(setPricesTool, {
+          listingId: listing.id,
+          prices: [
+            { date: '2027-11-09', price: 321.5 },
+            { date: '2027-11-10', price: 1 },
+            { date: '2027-11-10', channel: 'airbnb', price: 50 },
+          ],
+        }),
+        setPricesTool.output,
+      );
+      expect(output.days.map((day) => [day.date, day.price, day.priceOutcomes])).toEqual([
+        [
+          '2027-11-09',
+          257.2,
+          [{ askedPrice: 321.5, storedPrice: 321.5, guestPrice: 257.2, steps: [byRule(257.2)] }],
+        ],
+        [
+          '2027-11-10',
+          66,
+          [
+            { askedPrice: 1, storedPrice: 1, guestPrice: 66, steps: [byRule(0.8), byMinimum] },
+            // A channel's own price takes no rules, only the floor.
+            { channel: 'airbnb', askedPrice: 50, storedPrice: 50, guestPrice: 66, steps: [byMinimum] },
+          ],
+        ],
+      ]);
+      const after = await calendar(listing.id, '2027-11-09', '2027-11-10');
+      expect(after.days.map((day) => [day.date, day.price, day.channelPrices])).toEqual([
+        [dates[0], 257.2, {}],
+        [dates[1], 66, { airbnb: 66 }],
+      ]);
     });
 
     it('refuses a batch with a past date as a whole, naming the date', async () => {

@@ -24,6 +24,19 @@ describe.each(testDatabaseKinds)('listing and pricing write tools (%s)', (kind) 
   });
 
   describe('update_listing', () => {
+    it('refuses a misspelt argument, naming it and every argument it takes, and changes nothing', async () => {
+      const before = await listingNamed(world, 'Tidewater');
+      const audit = await latestAuditId(world);
+      const error = errorOf(
+        await world.call(updateListingTool, { listingId: before.id, nickname: 'LX-001', basePrise: 120 }),
+      );
+      expect(error.code).toBe('invalid_argument');
+      expect(error.message).toContain('Unknown argument basePrise');
+      expect(error.message).toContain('update_listing takes: listingId, name, nickname, basePrice, minPrice');
+      expect(await world.context.domain.listings.get(world.owner, before.id)).toEqual(before);
+      expect(await latestAuditId(world)).toBe(audit);
+    });
+
     it('changes only the settings given', async () => {
       const before = await listingNamed(world, 'Tidewater');
       const listing = outputOf(

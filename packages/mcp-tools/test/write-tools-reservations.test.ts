@@ -204,6 +204,41 @@ describe.each(testDatabaseKinds)('reservation write tools (%s)', (kind) => {
       expect(await latestAuditId(world)).toBe(audit);
     });
 
+    it('refuses a check-in before the listing’s today, and a misspelt guest field, booking nothing', async () => {
+      const stay = {
+        listingId,
+        startDate: '2026-06-08',
+        endDate: '2026-06-11',
+        guest: { firstName: 'Late', lastName: 'Booking' },
+        adults: 2,
+        guestPrice: 600,
+      };
+      const audit = await latestAuditId(world);
+      const past = errorOf(await world.call(createReservationTool, stay));
+      expect(past.code).toBe('invalid_argument');
+      expect(past.message).toContain("A stay cannot check in before the listing's today");
+      expect(past.message).toContain('today is 2026-06-15');
+      expect(past.details).toMatchObject({ today: '2026-06-15', pastDates: ['2026-06-08'] });
+
+      const misspelt = errorOf(
+        await world.call(createReservationTool, {
+          ...stay,
+          startDate: '2027-12-06',
+          endDate: '2027-12-09',
+          guest: { firstName: 'Ada', lastName: 'Byron', emial: 'ada@example.com' },
+        }),
+      );
+      expect(misspelt.code).toBe('invalid_argument');
+      expect(misspelt.message).toContain('guest: Unknown field emial');
+      expect(misspelt.message).toContain('guest takes: firstName, lastName, email, phone');
+      expect(await statuses('2027-12-06', '2027-12-08')).toEqual([
+        ['2027-12-06', 'available', null],
+        ['2027-12-07', 'available', null],
+        ['2027-12-08', 'available', null],
+      ]);
+      expect(await latestAuditId(world)).toBe(audit);
+    });
+
     it('answers not_found for unknown listings and for another account’s listing', async () => {
       for (const id of ['lst_nope', world.foreign.listingId]) {
         const error = errorOf(
@@ -291,6 +326,8 @@ describe.each(testDatabaseKinds)('reservation write tools (%s)', (kind) => {
         [{ endDate: '2027-11-20' }, 'endDate'],
         [{ guestPrice: 12.345 }, '12.345'],
         [{ adults: 0 }, 'adults'],
+        // Moving the check-in before the listing's today rewrites history: refused like a new booking.
+        [{ startDate: '2026-06-10', endDate: '2026-06-13' }, 'today is 2026-06-15'],
       ];
       for (const [change, names] of invalid) {
         const error = errorOf(await world.call(updateReservationTool, { reservationId: stay.id, ...change }));

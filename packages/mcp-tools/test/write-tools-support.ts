@@ -1,17 +1,11 @@
 import { demoExtraLogins } from '@innkeep/demo';
-import {
-  type Actor,
-  type AuditEntryView,
-  errorCodes,
-  type Listing,
-  type Reservation,
-  type ReservationStatus,
-} from '@innkeep/domain';
+import type { Actor, AuditEntryView, Listing, Reservation, ReservationStatus } from '@innkeep/domain';
 import { createOperatorUseCases } from '@innkeep/storage';
 import type { TestDatabaseKind } from '@innkeep/storage/testing';
 import { expect } from 'vitest';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { ToolCallResult } from '../src/tool-result.ts';
+import { type ToolErrorBody, toolErrorOf } from './support/tool-error.ts';
 import { openToolWorld, type ToolWorld } from './support/tool-world.ts';
 
 /** The demo world, plus the actors the write tools must refuse. */
@@ -46,19 +40,9 @@ export async function openWriteWorld(kind: TestDatabaseKind): Promise<WriteWorld
   return { ...world, viewer, stranger, foreign: { listingId: listing.id, reservationId: reservation.id } };
 }
 
-const errorResultSchema = z.object({
-  error: z.object({
-    code: z.enum(errorCodes),
-    message: z.string(),
-    details: z.record(z.string(), z.unknown()).optional(),
-  }),
-});
-
 /** The error of a failed tool call; fails the test when the call succeeded. */
-export function errorOf(result: ToolCallResult): z.infer<typeof errorResultSchema>['error'] {
-  expect(result.isError, JSON.stringify(result.structuredContent)).toBe(true);
-  expect(result.content[0]?.text).toMatch(/^[a-z_]+: /);
-  return errorResultSchema.parse(result.structuredContent).error;
+export function errorOf(result: ToolCallResult): ToolErrorBody {
+  return toolErrorOf(result);
 }
 
 /** The output of a successful tool call, checked against `schema`; fails the test when the call failed. */

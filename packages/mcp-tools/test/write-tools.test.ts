@@ -13,11 +13,11 @@ import {
   type WriteWorld,
 } from './write-tools-support.ts';
 
-const write = (destructive: boolean, idempotent: boolean): ToolAnnotations => ({
+const write = (destructive: boolean, idempotent: boolean, openWorld = false): ToolAnnotations => ({
   readOnlyHint: false,
   destructiveHint: destructive,
   idempotentHint: idempotent,
-  openWorldHint: false,
+  openWorldHint: openWorld,
 });
 
 /** The contract of each write tool, written out by hand from PRODUCT.md and the tool copy rules. */
@@ -31,7 +31,7 @@ const expected: readonly {
   {
     name: 'send_message',
     scopes: ['messages:write'],
-    annotations: write(true, false),
+    annotations: write(false, false, true),
     readFirst: 'get_message_thread',
     warns: true,
   },
@@ -80,14 +80,14 @@ const expected: readonly {
   {
     name: 'create_message_rule',
     scopes: ['messageRules:write'],
-    annotations: write(false, false),
+    annotations: write(false, false, true),
     readFirst: 'get_message_rules',
     warns: false,
   },
   {
     name: 'pause_message_rule',
     scopes: ['messageRules:write'],
-    annotations: write(false, true),
+    annotations: write(false, true, true),
     readFirst: 'get_message_rules',
     warns: false,
   },

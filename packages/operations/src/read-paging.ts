@@ -18,10 +18,7 @@ export function modelLimit(what: string) {
     .min(1)
     .max(modelPageLimits.max)
     .default(modelPageLimits.default)
-    .describe(
-      `How many ${what} to return (1–${modelPageLimits.max}, default ${modelPageLimits.default}). A reply may ` +
-        'hold fewer when the items are long; hasMore and nextCursor then say how to go on.',
-    );
+    .describe(`Most ${what} per page.`);
 }
 
 /** Room kept in a reply for what surrounds a page (a thread's reservation, the JSON around it). */

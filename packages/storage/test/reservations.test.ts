@@ -403,6 +403,26 @@ describe.each(testDatabaseKinds)('reservations on %s', (kind) => {
       ).rejects.toMatchObject({
         code: 'failed_precondition',
       });
+      // A check-in before the listing's local today: at 12:00 UTC it is still 1 April in New York, but
+      // already 2 April in Auckland.
+      await expect(
+        reservations.create(account.owner, { ...base, startDate: '2026-03-31', endDate: '2026-04-02' }),
+      ).rejects.toMatchObject({
+        code: 'invalid_argument',
+        details: { today: '2026-04-01', pastDates: ['2026-03-31'] },
+      });
+      const aucklandId = await pricedListing({ time_zone: 'Pacific/Auckland', currency: 'NZD' });
+      await expect(
+        reservations.create(account.owner, {
+          ...base,
+          listingId: aucklandId,
+          startDate: '2026-04-01',
+          endDate: '2026-04-03',
+        }),
+      ).rejects.toMatchObject({
+        code: 'invalid_argument',
+        details: { today: '2026-04-02', pastDates: ['2026-04-01'] },
+      });
       // The test listing sleeps 4: 3 adults and 2 children are 5; infants do not count.
       await expect(
         reservations.create(account.owner, { ...base, adults: 3, children: 2 }),
@@ -879,6 +899,11 @@ describe.each(testDatabaseKinds)('reservations on %s', (kind) => {
     beforeAll(async () => {
       listed = await createTestAccount(db);
       const listedReservations = createReservationUseCases({ db, clock });
+      // Stays that began before today were booked back then: a check-in in the past is refused now.
+      const bookedEarlier = createReservationUseCases({
+        db,
+        clock: { now: () => new Date('2026-02-20T12:00:00.000Z') },
+      });
       nyListing = await createTestListing(db, listed.accountId, { name: 'New York Loft', min_nights: 1 });
       aklListing = await createTestListing(db, listed.accountId, {
         name: 'Auckland Bach',
@@ -893,7 +918,8 @@ describe.each(testDatabaseKinds)('reservations on %s', (kind) => {
         endDate: string,
         status?: 'inquiry',
       ) => {
-        const created = await listedReservations.create(listed.owner, {
+        const useCases = startDate < '2026-04-01' ? bookedEarlier : listedReservations;
+        const created = await useCases.create(listed.owner, {
           listingId,
           startDate,
           endDate,
@@ -946,8 +972,12 @@ describe.each(testDatabaseKinds)('reservations on %s', (kind) => {
       expect((await reservations.list(listed.owner, { updatedSince: '2026-04-01T12:00:01Z' })).items).toEqual(
         [],
       );
+      // The two stays booked in February were last changed then.
       expect(
-        (await reservations.list(listed.owner, { updatedSince: '2026-04-01T12:00:00Z' })).items,
+        names((await reservations.list(listed.owner, { updatedSince: '2026-04-01T12:00:00Z' })).items),
+      ).toEqual(['house', 'kiwi', 'later', 'ask']);
+      expect(
+        (await reservations.list(listed.owner, { updatedSince: '2026-02-20T12:00:00Z' })).items,
       ).toHaveLength(6);
 
       const first = await reservations.list(listed.owner, { limit: 4 });

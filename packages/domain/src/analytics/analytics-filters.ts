@@ -11,12 +11,8 @@ export const maxAnalyticsListingIds = 500;
 
 /** The period every analytics tool takes: nights from `startDate` to `endDate`, both included. */
 export const analyticsPeriodShape = {
-  startDate: localDateSchema.describe(
-    "First night of the period, YYYY-MM-DD, on each listing's own calendar. Inclusive.",
-  ),
-  endDate: localDateSchema.describe(
-    'Last night of the period, YYYY-MM-DD. Inclusive: 2026-03-31 ends March.',
-  ),
+  startDate: localDateSchema.describe('First night.'),
+  endDate: localDateSchema.describe('Last night, included.'),
 };
 
 /** Which listings and reservations a question covers; all listings and channels when omitted. */
@@ -26,16 +22,9 @@ export const analyticsScopeShape = {
     .min(1)
     .max(maxAnalyticsListingIds)
     .optional()
-    .describe(`Only these listings (up to ${maxAnalyticsListingIds}). Omit for the whole portfolio.`),
-  listingGroupId: listingGroupIdSchema
-    .optional()
-    .describe('Only listings in this group (see list_listing_groups). With listingIds: listings in both.'),
-  channel: channelSchema
-    .optional()
-    .describe(
-      'Only reservations from this channel. Supply (available nights) is not per channel, so occupancy ' +
-        'becomes that channel’s share of the available nights.',
-    ),
+    .describe('Only these listings.'),
+  listingGroupId: listingGroupIdSchema.optional().describe('Only this listing group.'),
+  channel: channelSchema.optional().describe('Only this channel.'),
 };
 
 /** Kinds of comparison period a tool can add beside the asked one. */
@@ -45,14 +34,7 @@ export type ComparisonKind = (typeof comparisonKinds)[number];
 
 /** The optional `compareTo` field of tools that return comparable totals. */
 export const compareToShape = {
-  compareTo: z
-    .array(z.enum(comparisonKinds))
-    .max(2)
-    .optional()
-    .describe(
-      'Add the same figures for comparison periods: previous_period (the same number of nights just ' +
-        'before) and/or same_period_last_year (the same calendar dates a year earlier).',
-    ),
+  compareTo: z.array(z.enum(comparisonKinds)).max(2).optional().describe('Periods to compare with.'),
 };
 
 /** Bucket sizes of a series: days, ISO weeks (Monday to Sunday) or calendar months. */
@@ -61,11 +43,7 @@ export const granularities = ['day', 'week', 'month'] as const;
 export type Granularity = (typeof granularities)[number];
 
 /** Validates a series' bucket size. */
-export const granularitySchema = z
-  .enum(granularities)
-  .describe(
-    'Bucket size: day, week (ISO, Monday–Sunday) or month. Buckets cut by the period are flagged partial.',
-  );
+export const granularitySchema = z.enum(granularities).describe('Bucket size; weeks run Monday to Sunday.');
 
 /** The fields every period-and-scope analytics input has. */
 export const analyticsFiltersShape = { ...analyticsPeriodShape, ...analyticsScopeShape };

@@ -17,28 +17,15 @@ export const maxGroupMembersListed = 100;
 
 /** Paging of list_listing_groups, and how many members of each group to name. */
 export const listListingGroupSummariesInputSchema = z.object({
-  limit: z
-    .number()
-    .int()
-    .min(1)
-    .max(100)
-    .default(20)
-    .describe('How many groups to return (1–100, default 20).'),
-  cursor: z
-    .string()
-    .max(512)
-    .optional()
-    .describe('The nextCursor of the previous page; omit for the first page.'),
+  limit: z.number().int().min(1).max(100).default(20).describe('Most groups per page.'),
+  cursor: z.string().max(512).optional().describe('nextCursor of the previous page.'),
   membersListed: z
     .number()
     .int()
     .min(0)
     .max(maxGroupMembersListed)
     .default(10)
-    .describe(
-      `How many member listings to name per group, by name (0–${maxGroupMembersListed}, default 10); ` +
-        'memberCount always gives the full size.',
-    ),
+    .describe('Listings to name per group (default 10); memberCount gives the full size.'),
 });
 /** Input of {@link GuestAnalyticsUseCases.listListingGroups}. */
 export type ListListingGroupSummariesInput = z.input<typeof listListingGroupSummariesInputSchema>;

@@ -37,7 +37,6 @@ export {
   channelPerformanceSchema,
   listingBreakdownInputSchema,
   listingBreakdownSchema,
-  maxBreakdownRows,
 } from './performance-breakdowns.ts';
 export type {
   BlockedNights,
@@ -61,7 +60,6 @@ export {
 export type { SeriesMetric, TimeseriesStats } from './performance-timeseries.ts';
 export {
   defaultSeriesMetrics,
-  maxSeriesBuckets,
   timeseriesStatsInputSchema,
   timeseriesStatsSchema,
 } from './performance-timeseries.ts';

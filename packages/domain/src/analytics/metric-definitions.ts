@@ -63,7 +63,7 @@ export const metricDefinitionsInputSchema = z.object({
     .min(1)
     .max(metricDefinitionIds.length)
     .optional()
-    .describe('Only these definitions (the ids results list in meta.definitions). Omit for all of them.'),
+    .describe('Only these definition ids; all when omitted.'),
 });
 /** Input of {@link metricDefinitionsInputSchema}. */
 export type MetricDefinitionsInput = z.input<typeof metricDefinitionsInputSchema>;

@@ -7,7 +7,7 @@ import { blockedNightsSchema, nullReasonsSchema } from './performance-figures.ts
 // Inputs and results of the two breakdowns: per listing (or listing group) and per channel.
 
 /** Most rows get_listing_breakdown_stats returns at once. */
-export const maxBreakdownRows = 100;
+const maxBreakdownRows = 100;
 
 /** What a listing breakdown can be sorted by. */
 export const breakdownSortKeys = [
@@ -26,29 +26,16 @@ export type BreakdownSortKey = (typeof breakdownSortKeys)[number];
 export const listingBreakdownInputSchema = withPeriodChecks(
   z.object({
     ...analyticsFiltersShape,
-    by: z
-      .enum(['listing', 'group'])
-      .optional()
-      .describe('One row per listing (default) or per listing group (the sum of its listings in scope).'),
+    by: z.enum(['listing', 'group']).optional().describe('Rows per listing (default) or per listing group.'),
     sortBy: z
       .enum(breakdownSortKeys)
       .optional()
-      .describe(
-        'Order of the rows (default occupancy). Money keys (accommodationRevenue, adr, revpar) sort within ' +
-          'each currency: rows are grouped by currency first, since amounts in different currencies do not ' +
-          'compare. Ties and nulls go last.',
-      ),
+      .describe('Row order (default occupancy); money keys sort within each currency.'),
     order: z
       .enum(['desc', 'asc'])
       .optional()
-      .describe('desc (default; best first) or asc (worst first). name sorts A–Z unless desc is given.'),
-    limit: z
-      .number()
-      .int()
-      .min(1)
-      .max(maxBreakdownRows)
-      .optional()
-      .describe(`Rows to return, 1–${maxBreakdownRows} (default 25); totals always cover the whole scope.`),
+      .describe('desc (default, best first) or asc; name sorts A–Z unless desc.'),
+    limit: z.number().int().min(1).max(maxBreakdownRows).optional().describe('Rows to return (default 25).'),
   }),
 );
 /** Input of get_listing_breakdown_stats. */

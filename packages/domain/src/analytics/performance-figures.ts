@@ -17,9 +17,7 @@ export const revenueBasisShape = {
     .enum(revenueBases)
     .optional()
     .describe(
-      'Money ADR and RevPAR divide: accommodation (default: rent after discounts, without cleaning and other ' +
-        'fees), total (rent + host fees; RevPAR becomes TRevPAR), net (total − channel fees) or payout (what ' +
-        'the channels pay out).',
+      'Money divided: accommodation (default), total (plus fees), net (less channel fees) or payout.',
     ),
 };
 

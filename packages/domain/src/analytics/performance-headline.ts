@@ -8,8 +8,7 @@ export const headlineKpisInputSchema = withPeriodChecks(
   z.object({
     ...analyticsFiltersShape,
     compareTo: compareToShape.compareTo.describe(
-      'Comparison periods to show beside each KPI: previous_period (the same number of nights just before) ' +
-        'and same_period_last_year (the same calendar dates a year earlier). Default: both; [] for none.',
+      'Comparison periods beside each KPI; default both, [] for none.',
     ),
   }),
 );

@@ -15,7 +15,7 @@ import { nullReasonsSchema, revenueBases, revenueBasisShape } from './performanc
  * Most buckets one series may have per granularity: a quarter of days, three years of weeks (and of months,
  * which the longest period allows anyway). Longer series would flood the reply; a coarser bucket answers.
  */
-export const maxSeriesBuckets: Readonly<Record<Granularity, number>> = { day: 92, week: 157, month: 37 };
+const maxSeriesBuckets: Readonly<Record<Granularity, number>> = { day: 92, week: 157, month: 37 };
 
 /** Figures a series can carry, named as in its buckets. */
 export const seriesMetrics = [
@@ -50,25 +50,19 @@ export const timeseriesStatsInputSchema = withPeriodChecks(
     granularity: granularitySchema
       .optional()
       .describe(
-        `Bucket size: day (at most ${maxSeriesBuckets.day} buckets), week (ISO, Monday–Sunday; at most ` +
-          `${maxSeriesBuckets.week}) or month (default). Buckets cut by the period are flagged partial.`,
+        `Bucket size: day (at most ${maxSeriesBuckets.day}), ISO week (at most ${maxSeriesBuckets.week}) ` +
+          'or month (default).',
       ),
     metrics: z
       .array(z.enum(seriesMetrics))
       .min(1)
       .max(seriesMetrics.length)
       .optional()
-      .describe(
-        `Figures per bucket, any of: ${seriesMetrics.join(', ')}. Money figures (adr, revpar and the ` +
-          `revenues) come per currency. Default: ${defaultSeriesMetrics.join(', ')}.`,
-      ),
+      .describe(`Figures per bucket; default ${defaultSeriesMetrics.join(', ')}.`),
     compareToLastYear: z
       .boolean()
       .optional()
-      .describe(
-        'Add each bucket’s figures a year earlier: the same calendar dates for months, 364 days earlier ' +
-          '(the same weekdays) for days and weeks.',
-      ),
+      .describe('Add each bucket a year earlier (364 days back for days and weeks).'),
     ...revenueBasisShape,
   }),
 ).superRefine((input, context) => {

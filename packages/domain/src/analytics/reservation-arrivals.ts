@@ -20,15 +20,14 @@ export const checkInsCheckOutsInputSchema = withPeriodChecks(
     granularity: granularitySchema
       .optional()
       .describe(
-        `Bucket size: day (periods up to ${maxDailyArrivalNights} nights), week or month. Default: day up to ` +
-          `${maxDailyArrivalNights} nights, month beyond.`,
+        `Bucket size (day only up to ${maxDailyArrivalNights} nights); default day, month beyond that.`,
       ),
     listReservations: z
       .boolean()
       .optional()
       .describe(
-        `Also list the arriving and departing reservations (periods up to ${maxListedArrivalNights} nights, ` +
-          `at most ${maxListedArrivals}). Default false.`,
+        `Also list the reservations (periods up to ${maxListedArrivalNights} nights, at most ` +
+          `${maxListedArrivals}).`,
       ),
   }),
 ).superRefine((input, context) => {

@@ -18,8 +18,8 @@ export const cancellationStatsInputSchema = withPeriodChecks(
       .enum(cancellationCohorts)
       .optional()
       .describe(
-        'check_in (default): reservations due to check in during the period. booked: reservations booked ' +
-          '(confirmed, else created; listing-local date) during the period, whenever their stay.',
+        'check_in (default): stays due to check in during the period; booked: reservations booked during ' +
+          'it.',
       ),
   }),
 );

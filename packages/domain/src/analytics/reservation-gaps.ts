@@ -17,25 +17,13 @@ export const gapAnalysisInputSchema = withPeriodChecks(
       .min(1)
       .max(30)
       .optional()
-      .describe(
-        'Also call a gap orphan when it has at most this many nights, whatever the minimum stay. Without ' +
-          'it, a gap is orphan only when shorter than the minimum stay of its first night.',
-      ),
-    orphansOnly: z
-      .boolean()
-      .optional()
-      .describe('List only orphan gaps (default false). Totals cover all gaps.'),
+      .describe('Also call gaps of at most this many nights orphan, whatever the minimum stay.'),
+    orphansOnly: z.boolean().optional().describe('List only orphan gaps; totals cover all.'),
     order: z
       .enum(['soonest', 'longest'])
       .optional()
-      .describe('List order: soonest (default: by first night) or longest (most nights first).'),
-    limit: z
-      .number()
-      .int()
-      .min(1)
-      .max(maxListedGaps)
-      .optional()
-      .describe(`Most gaps to list, 1–${maxListedGaps}; default 20.`),
+      .describe('soonest (default, by first night) or longest first.'),
+    limit: z.number().int().min(1).max(maxListedGaps).optional().describe('Most gaps to list (default 20).'),
   }),
 );
 /** Input of get_gap_analysis. */

@@ -14,16 +14,13 @@ export const paceStatsInputSchema = withPeriodChecks(
     ...analyticsFiltersShape,
     asOf: localDateSchema
       .optional()
-      .describe(
-        'Date the books are read at, YYYY-MM-DD: everything known by the end of that day in the account’s ' +
-          'time zone. Default: today. Cannot be after today.',
-      ),
+      .describe('Read the books as at the end of this day (account’s time zone); default today, not later.'),
     pickupDays: z
       .array(z.literal(pickupWindowDays))
       .min(1)
       .max(pickupWindowDays.length)
       .optional()
-      .describe('Pickup windows to report, in days before asOf: any of 1, 7, 30. Default: all three.'),
+      .describe('Pickup windows, in days before asOf; default all.'),
   }),
 );
 /** Input of get_pace_stats. */

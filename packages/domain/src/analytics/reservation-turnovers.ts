@@ -14,10 +14,7 @@ export const turnoverStatsInputSchema = withPeriodChecks(
     includeOwnerStays: z
       .boolean()
       .optional()
-      .describe(
-        'Also count the end of each owner block as a turnover (the place needs cleaning after the owner ' +
-          'too). Default false: only guest check-outs.',
-      ),
+      .describe('Also count owner-block ends as turnovers (default false).'),
   }),
 );
 /** Input of get_turnover_stats. */

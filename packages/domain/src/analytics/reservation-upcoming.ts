@@ -16,19 +16,9 @@ export const upcomingReservationsInputSchema = z.object({
     .min(0)
     .max(365)
     .default(30)
-    .describe('Arrivals from today up to this many days ahead (0 = today only); default 30, at most 365.'),
-  limit: z
-    .number()
-    .int()
-    .min(1)
-    .max(maxUpcomingLimit)
-    .default(20)
-    .describe(`Reservations per page, 1–${maxUpcomingLimit}; default 20.`),
-  cursor: z
-    .string()
-    .max(512)
-    .optional()
-    .describe('nextCursor of the previous page; omit for the first page.'),
+    .describe('Days ahead from today (0 = today only; default 30).'),
+  limit: z.number().int().min(1).max(maxUpcomingLimit).default(20).describe('Most reservations per page.'),
+  cursor: z.string().max(512).optional().describe('nextCursor of the previous page.'),
 });
 /** Input of get_upcoming_reservations. */
 export type UpcomingReservationsInput = z.input<typeof upcomingReservationsInputSchema>;

@@ -16,10 +16,7 @@ const responseOptionsShape = {
   countAutomatedReplies: z
     .boolean()
     .default(false)
-    .describe(
-      'false (default): only a host’s own message answers a guest. true: an automated message (message rules) ' +
-        'sent during the wait answers it too.',
-    ),
+    .describe('Count message-rule messages as answers (default false).'),
 };
 
 /** Input of get_response_time_stats. */
@@ -40,9 +37,7 @@ export const responseTimeBreakdownInputSchema = withPeriodChecks(
       .min(1)
       .max(maxResponseListings)
       .default(20)
-      .describe(
-        `How many listings byListing holds, slowest median first (1–${maxResponseListings}, default 20).`,
-      ),
+      .describe('Most listings in byListing (default 20).'),
   }),
 );
 /** Input of {@link responseTimeBreakdownInputSchema}. */

@@ -20,27 +20,21 @@ export const reviewAnalyticsInputSchema = withPeriodChecks(
       .min(1)
       .max(100)
       .default(3)
-      .describe(
-        'Listings need at least this many reviews in the period to be ranked best or worst (default 3).',
-      ),
+      .describe('Reviews a listing needs to be ranked (default 3).'),
     listingLimit: z
       .number()
       .int()
       .min(1)
       .max(maxRankedListings)
       .default(5)
-      .describe(
-        `How many listings the best and the worst list each hold (1–${maxRankedListings}, default 5).`,
-      ),
+      .describe('Listings in each of best and worst (default 5).'),
     lowRatingLimit: z
       .number()
       .int()
       .min(1)
       .max(maxLowRatingsListed)
       .default(10)
-      .describe(
-        `How many of the newest low ratings (3 stars or fewer) to list (1–${maxLowRatingsListed}, default 10).`,
-      ),
+      .describe('How many newest ratings of 3 or less to list (default 10).'),
   }),
 );
 /** Input of {@link reviewAnalyticsInputSchema}. */

@@ -22,7 +22,7 @@ export type CalendarDayStatus = (typeof calendarDayStatuses)[number];
 /** Validates why nights are blocked. */
 export const blockReasonSchema = z
   .enum(blockReasons)
-  .describe('Why the nights are blocked: owner (owner stay), maintenance, or manual (anything else).');
+  .describe('Why the nights are blocked: owner stay, maintenance or manual.');
 
 /** One night of a listing's calendar. Money in major units of the calendar's currency. */
 export const calendarDaySchema = z.object({
@@ -51,6 +51,45 @@ export const calendarDaySchema = z.object({
 });
 /** One night of a listing's calendar. */
 export type CalendarDay = z.infer<typeof calendarDaySchema>;
+
+/** One step between a night's stored price and what a guest pays: a pricing rule, or the floor. */
+export const priceStepSchema = z.object({
+  by: z
+    .enum(['pricing_rule', 'minimum_price'])
+    .describe('pricing_rule: a rule changed the price; minimum_price: the floor raised it.'),
+  ruleId: z.string().optional().describe('The pricing rule, when by is pricing_rule.'),
+  name: z.string().describe('The rule’s name, or which floor: the listing’s minimum price, or zero.'),
+  priceAfter: z.number().describe('The price after this step.'),
+});
+/** One step of {@link PriceOutcome.steps}. */
+export type PriceStep = z.infer<typeof priceStepSchema>;
+
+/** One price a setPrices call set on a date, and what a guest now pays for that night. */
+export const priceOutcomeSchema = z.object({
+  channel: channelSchema.optional().describe('The channel the price was set for; absent: every channel.'),
+  askedPrice: z.number().nullable().describe('The price asked; null removed the override.'),
+  storedPrice: z
+    .number()
+    .describe(
+      'The price the night now starts from: the asked price, or after a removal the base price ' +
+        '(for a channel: the every-channel price).',
+    ),
+  guestPrice: z.number().describe('What a guest pays for the night, on that channel when one is named.'),
+  steps: z
+    .array(priceStepSchema)
+    .describe('What turned storedPrice into guestPrice, in order; empty when they are equal.'),
+});
+/** One price a setPrices call set on a date, and what a guest now pays for that night. */
+export type PriceOutcome = z.infer<typeof priceOutcomeSchema>;
+
+/** A night a setPrices call changed, as the calendar now shows it, with what came of each price it set. */
+export const changedDaySchema = calendarDaySchema.extend({
+  priceOutcomes: z
+    .array(priceOutcomeSchema)
+    .describe('Per price set on the date: asked, stored, what a guest pays and why. Empty: no price set.'),
+});
+/** A night a setPrices call changed. */
+export type ChangedDay = z.infer<typeof changedDaySchema>;
 
 /** A listing's calendar for a range of dates. */
 export const calendarSchema = z.object({
@@ -93,14 +132,11 @@ export type GetCalendarInput = z.input<typeof getCalendarInputSchema>;
 
 /** One date's changes. Omitted fields stay as they are. */
 export const priceEntrySchema = z.object({
-  date: localDateSchema.describe('The night to change; not before the listing’s today.'),
+  date: localDateSchema.describe('The night to change.'),
   price: amountSchema
     .nullable()
     .optional()
-    .describe(
-      'Nightly price in major units for this date (pricing rules still apply on top); null removes the ' +
-        'override and goes back to the base price. With channel: that channel’s price, null removes it.',
-    ),
+    .describe('Nightly price (pricing rules apply on top); null removes this override.'),
   minNights: z
     .number()
     .int()
@@ -108,12 +144,12 @@ export const priceEntrySchema = z.object({
     .max(365)
     .nullable()
     .optional()
-    .describe('Minimum stay for arrivals on this date; null goes back to the listing’s minimum.'),
-  closedToArrival: z.boolean().optional().describe('True to stop check-ins on this date.'),
-  closedToDeparture: z.boolean().optional().describe('True to stop check-outs on this date.'),
+    .describe('Minimum stay for arrivals; null restores the listing’s.'),
+  closedToArrival: z.boolean().optional().describe('True stops check-ins on this date.'),
+  closedToDeparture: z.boolean().optional().describe('True stops check-outs on this date.'),
   channel: channelSchema
     .optional()
-    .describe('Set the price for this channel only; then only price may be given, and it is required.'),
+    .describe('Price for this channel only; then give price and nothing else.'),
 });
 /** One entry of {@link setPricesInputSchema}. */
 export type PriceEntry = z.infer<typeof priceEntrySchema>;
@@ -173,21 +209,14 @@ export type SetPricesInput = z.input<typeof setPricesInputSchema>;
 export const setAvailabilityInputSchema = z
   .object({
     listingId: listingIdSchema,
-    startDate: localDateSchema.describe('First night to change (inclusive); not before the listing’s today.'),
+    startDate: localDateSchema.describe('First night to change.'),
     endDate: localDateSchema.describe(
-      'Last night to change (INCLUSIVE: this night changes too; it is not a check-out date). ' +
-        `At most ${maxAvailabilityNights} nights in all.`,
+      `Last night to change, included (not the check-out date); at most ${maxAvailabilityNights} ` +
+        'nights.',
     ),
-    available: z
-      .boolean()
-      .describe('false blocks the nights; true removes blocks from them (reservations are never removed).'),
+    available: z.boolean().describe('false blocks the nights; true removes blocks.'),
     reason: blockReasonSchema.default('manual'),
-    note: z
-      .string()
-      .trim()
-      .max(500)
-      .optional()
-      .describe('Shown on the blocked nights; only used when blocking.'),
+    note: z.string().trim().max(500).optional().describe('Note on the blocked nights.'),
   })
   .superRefine((input, context) => {
     if (!areLocalDates(input.startDate, input.endDate)) return;
@@ -230,8 +259,11 @@ export type AvailabilityChange = z.infer<typeof availabilityChangeSchema>;
 export interface CalendarUseCases {
   /** Each day of the range with status, effective price (and why), restrictions and channel prices. */
   get(actor: Actor, input: GetCalendarInput): Promise<Calendar>;
-  /** Upserts per-date prices and restrictions; audited. Returns the changed days as the calendar shows them. */
-  setPrices(actor: Actor, input: SetPricesInput): Promise<CalendarDay[]>;
+  /**
+   * Upserts per-date prices and restrictions; audited. Returns the changed days as the calendar shows them,
+   * each with what came of the prices set on it (the rules and floor between asked and paid).
+   */
+  setPrices(actor: Actor, input: SetPricesInput): Promise<ChangedDay[]>;
   /**
    * Blocks or opens a range of nights; audited. Blocking over a reservation is a `conflict` that names it
    * and writes nothing. Opening leaves reservations in place and reports the nights they still hold.

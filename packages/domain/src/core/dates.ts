@@ -114,6 +114,30 @@ export function localDateIn(timeZone: string, instant: Date): LocalDate {
   return `${part('year')}-${part('month')}-${part('day')}`;
 }
 
+/**
+ * Refuses `dates` before the listing's local today (in `timeZone` at `now`): those nights are history, and
+ * analytics and payouts already count them. One rule for every write that names nights: prices,
+ * availability and a stay's check-in. `refusal` leads the message, e.g. "Nights before the listing's today
+ * cannot be changed".
+ *
+ * @throws invalid_argument naming today, the zone and every past date (`details.today`, `details.pastDates`).
+ */
+export function assertNotBeforeToday(
+  timeZone: string,
+  now: Date,
+  dates: readonly LocalDate[],
+  refusal: string,
+): void {
+  const today = localDateIn(timeZone, now);
+  const past = [...new Set(dates.filter((date) => date < today))].sort();
+  if (past.length === 0) return;
+  throw new DomainError(
+    'invalid_argument',
+    `${refusal} (today is ${today} in ${timeZone}): ${past.join(', ')}.`,
+    { details: { today, pastDates: past } },
+  );
+}
+
 /** Later of two dates. */
 export function maxDate(a: LocalDate, b: LocalDate): LocalDate {
   return a > b ? a : b;

@@ -119,4 +119,4 @@ export const amountSchema = z
   .finite()
   .min(0)
   .max(10_000_000)
-  .describe('Amount in major currency units, e.g. 149.5 for $149.50.');
+  .describe('In major units, e.g. 149.5.');

@@ -20,12 +20,8 @@ export const pageInputShape = {
     .min(1)
     .max(pageLimits.max)
     .default(pageLimits.default)
-    .describe(`How many items to return (1–${pageLimits.max}, default ${pageLimits.default}).`),
-  cursor: z
-    .string()
-    .max(512)
-    .optional()
-    .describe('The nextCursor of the previous page; omit for the first page.'),
+    .describe('Most items per page.'),
+  cursor: z.string().max(512).optional().describe('nextCursor of the previous page.'),
 };
 
 /** Encodes the sort key of the last item of a page as an opaque cursor. */

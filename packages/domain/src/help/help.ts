@@ -52,14 +52,8 @@ export const listHelpArticlesInputSchema = z.object({
     .min(1)
     .max(200)
     .optional()
-    .describe(
-      'Words to search for, e.g. "webhook signature". Articles whose title matches come first, then those ' +
-        'that mention it in the summary or text. Omit to list every article by collection.',
-    ),
-  collection: z
-    .enum(helpCollections)
-    .optional()
-    .describe(`Only articles of this collection: ${helpCollections.join(', ')}.`),
+    .describe('Words to search for, e.g. "webhook signature"; title matches come first. Omit to list all.'),
+  collection: z.enum(helpCollections).optional().describe('Only articles of this collection.'),
 });
 /** Input of {@link HelpUseCases.list}. */
 export type ListHelpArticlesInput = z.input<typeof listHelpArticlesInputSchema>;

@@ -126,26 +126,20 @@ export const updateListingInputSchema = z
       .nullable()
       .optional()
       .describe('Internal short name; null removes it.'),
-    basePrice: amountSchema.optional().describe('Default nightly price, in the listing currency.'),
+    basePrice: amountSchema.optional().describe('Nightly price of dates without their own.'),
     minPrice: amountSchema.nullable().optional().describe('Price floor; null removes it.'),
-    cleaningFee: amountSchema.optional().describe('Cleaning fee per stay, in the listing currency.'),
+    cleaningFee: amountSchema.optional().describe('Per stay.'),
     extraGuestFee: amountSchema.optional().describe('Per night, for each guest above guestsIncluded.'),
     guestsIncluded: z.number().int().min(1).max(50).optional().describe('Guests the nightly price covers.'),
     taxRate: percentSchema.optional().describe('Percent, e.g. 12.5.'),
-    maxGuests: z
-      .number()
-      .int()
-      .min(1)
-      .max(50)
-      .optional()
-      .describe('Most guests allowed (adults and children).'),
+    maxGuests: z.number().int().min(1).max(50).optional().describe('Adults and children.'),
     minNights: z.number().int().min(1).max(365).optional().describe('Shortest stay, in nights.'),
     maxNights: z.number().int().min(1).max(1125).optional().describe('Longest stay, in nights.'),
-    checkInTime: hourSchema.optional().describe('Local hour guests may arrive from, 0–23.'),
-    checkOutTime: hourSchema.optional().describe('Local hour guests leave by, 0–23.'),
+    checkInTime: hourSchema.optional().describe('Earliest local arrival hour.'),
+    checkOutTime: hourSchema.optional().describe('Latest local departure hour.'),
     weeklyDiscount: percentSchema.optional().describe('Percent off accommodation for 7–27 nights.'),
     monthlyDiscount: percentSchema.optional().describe('Percent off accommodation for 28 nights or more.'),
-    enabled: z.boolean().optional().describe('Whether the listing takes bookings and quotes.'),
+    enabled: z.boolean().optional().describe('Takes bookings and quotes.'),
   })
   .refine((input) => Object.keys(input).length > 1, 'Name at least one setting to change.');
 /** Input of {@link ListingUseCases.update}. */

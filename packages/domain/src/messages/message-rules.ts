@@ -97,20 +97,20 @@ const ruleChannelsSchema = z.array(channelSchema).min(1).max(channels.length);
 export const createMessageRuleInputSchema = z
   .object({
     name: ruleNameSchema.describe('A name for the host, e.g. "Check-in instructions".'),
-    trigger: ruleTriggerSchema.describe('What starts the rule.'),
+    trigger: ruleTriggerSchema.describe('What starts the rule; during_stay counts from check-in.'),
     offsetDays: ruleOffsetDaysSchema
       .default(0)
-      .describe('Days after (positive) or before (negative) the trigger, −60 to 60; default 0.'),
+      .describe('Days after (positive) or before (negative) the trigger; default 0.'),
     sendTime: ruleSendTimeSchema
       .optional()
-      .describe('Listing-local time to send, HH:MM; omit to send as soon as the rule is due.'),
-    body: templateTextSchema.describe('The message, up to 5000 characters; may use {{variables}}.'),
+      .describe('Listing-local HH:MM to send at; omit to send when due.'),
+    body: templateTextSchema.describe('The message; may use {{variables}} such as {{guest_first_name}}.'),
     lastMinuteBody: templateTextSchema
       .optional()
-      .describe('check_in rules only: the text for bookings made after the regular send time passed.'),
+      .describe('check_in only: the text for bookings made after the send time passed.'),
     listingIds: ruleListingIdsSchema
       .optional()
-      .describe('Listings the rule covers; omit for all listings, including future ones.'),
+      .describe('Listings it covers; omit for all, also future ones.'),
     channels: ruleChannelsSchema.optional().describe('Channels the rule covers; omit for all.'),
   })
   .refine((input) => input.lastMinuteBody === undefined || input.trigger === 'check_in', {

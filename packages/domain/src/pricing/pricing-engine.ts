@@ -63,6 +63,12 @@ export interface NightlyPrice {
   readonly priceMinor: number;
   /** Ids of the rules that changed the price, in the order they applied. */
   readonly appliedRuleIds: string[];
+  /** Where the price started: the per-date override, else the base price. */
+  readonly startMinor: number;
+  /** Each rule that applied, in order, with the price it left. */
+  readonly ruleSteps: readonly { readonly ruleId: string; readonly priceAfterMinor: number }[];
+  /** True when the floor (the minimum price, or zero) raised the price the rules left. */
+  readonly floorApplied: boolean;
 }
 
 /** True when `rule` is enabled and covers `listingId`. */
@@ -94,14 +100,22 @@ export function priceNights(inputs: PricingInputs, dates: readonly LocalDate[]):
   const holds = [...inputs.holds].sort((a, b) => (a.startDate < b.startDate ? -1 : 1));
   const floor = Math.max(inputs.minPriceMinor ?? 0, 0);
   return dates.map((date) => {
-    let price = inputs.priceOverrides.get(date) ?? inputs.basePriceMinor;
-    const appliedRuleIds: string[] = [];
+    const startMinor = inputs.priceOverrides.get(date) ?? inputs.basePriceMinor;
+    let price = startMinor;
+    const ruleSteps: { ruleId: string; priceAfterMinor: number }[] = [];
     for (const rule of rules) {
       if (!conditionsHold(rule, date, today, holds)) continue;
       price += adjustmentMinor(rule, price, inputs.currency);
-      appliedRuleIds.push(rule.id);
+      ruleSteps.push({ ruleId: rule.id, priceAfterMinor: price });
     }
-    return { date, priceMinor: Math.max(price, floor), appliedRuleIds };
+    return {
+      date,
+      priceMinor: Math.max(price, floor),
+      appliedRuleIds: ruleSteps.map((step) => step.ruleId),
+      startMinor,
+      ruleSteps,
+      floorApplied: price < floor,
+    };
   });
 }
 

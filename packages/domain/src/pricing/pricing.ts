@@ -11,20 +11,18 @@ export const maxLastMinuteDays = 365;
 export const maxOrphanGapNights = 60;
 
 const percentAdjustmentSchema = z.object({
-  kind: z.literal('percent').describe('Change the price by a percent of the price so far.'),
+  kind: z.literal('percent').describe('A percent of the price so far.'),
   amount: z
     .number()
     .min(-90)
     .max(500)
     .multipleOf(0.01)
     .refine((amount) => amount !== 0, 'A 0% adjustment changes nothing.')
-    .describe(
-      'Signed percent, −90 to +500 with up to 2 decimals: 15 raises the price 15%, −10 takes 10% off.',
-    ),
+    .describe('Signed percent: 15 raises the price 15 %, −10 takes 10 % off.'),
 });
 
 const fixedAdjustmentSchema = z.object({
-  kind: z.literal('fixed').describe('Change the price by an amount of money.'),
+  kind: z.literal('fixed').describe('An amount of money.'),
   amount: z
     .number()
     .min(-100_000)
@@ -32,9 +30,8 @@ const fixedAdjustmentSchema = z.object({
     .multipleOf(0.01)
     .refine((amount) => amount !== 0, 'A 0 adjustment changes nothing.')
     .describe(
-      'Signed amount in major units of each listing’s own currency, up to 2 decimals: 20 adds 20.00, ' +
-        '−5 takes 5.00 off. A rule across listings in different currencies adds the same number in each ' +
-        'currency (rounded to whole units where a currency has none, e.g. JPY).',
+      'Signed amount in each listing’s own currency: 20 adds 20.00, −5 takes 5.00 off (whole units ' +
+        'where a currency has no cents).',
     ),
 });
 
@@ -43,12 +40,7 @@ export const pricingAdjustmentSchema = z
   .discriminatedUnion('kind', [percentAdjustmentSchema, fixedAdjustmentSchema])
   .describe('How the rule changes the nightly price.');
 
-const dayOfWeekSchema = z
-  .number()
-  .int()
-  .min(0)
-  .max(6)
-  .describe('Day of the week, 0 = Sunday … 6 = Saturday.');
+const dayOfWeekSchema = z.number().int().min(0).max(6).describe('0 = Sunday … 6 = Saturday.');
 
 /** A pricing rule as every route returns it. */
 export const pricingRuleSchema = z.object({
@@ -123,23 +115,17 @@ export const createPricingRuleInputSchema = z
     adjustment: pricingAdjustmentSchema,
     listingIds: ruleListingIdsSchema
       .optional()
-      .describe('Listings the rule applies to; omit to apply it to every listing, including future ones.'),
-    daysOfWeek: ruleDaysOfWeekSchema
-      .optional()
-      .describe('Only nights on these days of the week, each at most once (0 = Sunday … 6 = Saturday).'),
-    startDate: localDateSchema.optional().describe('Only nights on or after this date (inclusive).'),
-    endDate: localDateSchema.optional().describe('Only nights on or before this date (inclusive).'),
+      .describe('Listings it applies to; omit for all, also future ones.'),
+    daysOfWeek: ruleDaysOfWeekSchema.optional().describe('Only nights on these weekdays.'),
+    startDate: localDateSchema.optional().describe('Only nights from this date.'),
+    endDate: localDateSchema.optional().describe('Only nights up to this date, included.'),
     lastMinuteDays: ruleLastMinuteDaysSchema
       .optional()
-      .describe(
-        `Only nights from the listing’s today up to this many days ahead (0 = tonight only, max ${maxLastMinuteDays}).`,
-      ),
+      .describe('Only nights up to this many days ahead (0 = tonight only).'),
     orphanGapMaxNights: ruleOrphanGapMaxNightsSchema
       .optional()
-      .describe(
-        `Only open nights in a gap of at most this many nights between two booked or blocked nights (1–${maxOrphanGapNights}).`,
-      ),
-    enabled: z.boolean().default(true).describe('Create the rule switched on (default) or off.'),
+      .describe('Only open nights in gaps of at most this many nights between held nights.'),
+    enabled: z.boolean().default(true).describe('Create it switched on (default) or off.'),
   })
   .superRefine((input, context) => {
     if (input.startDate !== undefined && input.endDate !== undefined && input.endDate < input.startDate) {

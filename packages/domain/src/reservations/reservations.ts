@@ -42,8 +42,8 @@ const notesSchema = z.string().trim().max(5000);
 export const createReservationInputSchema = z
   .object({
     listingId: listingIdSchema,
-    startDate: localDateSchema.describe('Check-in date (first night), listing-local.'),
-    endDate: localDateSchema.describe('Check-out date, listing-local; the last night is the day before.'),
+    startDate: localDateSchema.describe('Check-in date.'),
+    endDate: localDateSchema.describe('Check-out date; the last night is the day before.'),
     guest: z
       .object({
         firstName: personNameSchema,
@@ -53,21 +53,13 @@ export const createReservationInputSchema = z
       })
       .describe('The guest who booked.'),
     adults: z.number().int().min(1).max(50).describe('Adults, at least 1.'),
-    children: z.number().int().min(0).max(50).default(0).describe('Children; they count towards maxGuests.'),
-    infants: z
-      .number()
-      .int()
-      .min(0)
-      .max(20)
-      .default(0)
-      .describe('Infants; they do not count towards maxGuests.'),
+    children: z.number().int().min(0).max(50).default(0).describe('Count towards maxGuests.'),
+    infants: z.number().int().min(0).max(20).default(0).describe('Do not count towards maxGuests.'),
     pets: z.number().int().min(0).max(20).default(0).describe('Pets coming along.'),
     status: z
       .enum(['inquiry', 'pending', 'accepted'])
       .default('accepted')
-      .describe(
-        'accepted (default) books the dates; pending holds them awaiting an answer; inquiry holds nothing.',
-      ),
+      .describe('accepted (default) books the nights, pending holds them, inquiry holds nothing.'),
     confirmationCode: z
       .string()
       .trim()
@@ -75,15 +67,13 @@ export const createReservationInputSchema = z
       .max(64)
       .regex(/^[A-Za-z0-9_-]+$/, 'Use letters, digits, - and _ only.')
       .optional()
-      .describe('Your own booking reference; generated (DIR-XXXXXXXX) when omitted.'),
+      .describe('Your booking reference; generated when omitted.'),
     guestPrice: amountSchema
       .optional()
-      .describe("Total the guest pays, in the listing's currency. Omit to price the stay from the calendar."),
-    hostPayout: amountSchema
-      .optional()
-      .describe('What the host receives; defaults to the guest price (direct bookings pay no channel fee).'),
-    checkInTime: hourSchema.optional().describe("Local arrival hour, 0–23; defaults to the listing's."),
-    checkOutTime: hourSchema.optional().describe("Local departure hour, 0–23; defaults to the listing's."),
+      .describe('Agreed total the guest pays; omit to price from the calendar.'),
+    hostPayout: amountSchema.optional().describe('What the host receives; default the guest price.'),
+    checkInTime: hourSchema.optional().describe("Arrival hour; default the listing's."),
+    checkOutTime: hourSchema.optional().describe("Departure hour; default the listing's."),
     notes: notesSchema.optional().describe('Private host notes.'),
   })
   .refine((input) => input.endDate > input.startDate, {
@@ -115,7 +105,7 @@ export const updateReservationInputSchema = z
       })
       .optional()
       .describe('Guest contact fields to change.'),
-    adults: z.number().int().min(1).max(50).optional().describe('New number of adults, at least 1.'),
+    adults: z.number().int().min(1).max(50).optional().describe('New number of adults.'),
     children: z
       .number()
       .int()
@@ -131,14 +121,8 @@ export const updateReservationInputSchema = z
       .optional()
       .describe('New number of infants (do not count towards maxGuests).'),
     pets: z.number().int().min(0).max(20).optional().describe('New number of pets.'),
-    checkInTime: hourSchema
-      .nullable()
-      .optional()
-      .describe("Local arrival hour; null returns to the listing's."),
-    checkOutTime: hourSchema
-      .nullable()
-      .optional()
-      .describe("Local departure hour; null returns to the listing's."),
+    checkInTime: hourSchema.nullable().optional().describe("Arrival hour; null restores the listing's."),
+    checkOutTime: hourSchema.nullable().optional().describe("Departure hour; null restores the listing's."),
     accessCode: z
       .string()
       .trim()
@@ -152,12 +136,8 @@ export const updateReservationInputSchema = z
     endDate: localDateSchema.optional().describe('New check-out date.'),
     guestPrice: amountSchema
       .optional()
-      .describe(
-        'New total the guest pays. When dates of a direct booking move and this is omitted, the stay is re-priced from the calendar.',
-      ),
-    hostPayout: amountSchema
-      .optional()
-      .describe('New host payout; when omitted and the price changes, it becomes the new guest price.'),
+      .describe('New guest total; without it, a direct booking whose dates move is re-priced.'),
+    hostPayout: amountSchema.optional().describe('New host payout; default the new guest total.'),
   })
   .refine((input) => Object.keys(input).length > 1, 'Name at least one field to change.');
 /** Input of {@link ReservationUseCases.update}. */
@@ -189,9 +169,7 @@ export type ChangeReservationStatusInput = z.input<typeof changeReservationStatu
 export const listReservationsInputSchema = z
   .object({
     ...pageInputShape,
-    startDate: localDateSchema
-      .optional()
-      .describe('Only stays with a night on or after this date (stays checking out later than it).'),
+    startDate: localDateSchema.optional().describe('Only stays with a night on or after this date.'),
     endDate: localDateSchema.optional().describe('Only stays with a night on or before this date.'),
     listingId: listingIdSchema.optional(),
     statuses: z
@@ -204,7 +182,7 @@ export const listReservationsInputSchema = z
     updatedSince: z.iso
       .datetime({ offset: true })
       .optional()
-      .describe('Only reservations changed at or after this instant (ISO 8601), for syncing.'),
+      .describe('Only reservations changed since this ISO 8601 instant.'),
   })
   .refine((input) => !input.startDate || !input.endDate || input.endDate >= input.startDate, {
     path: ['endDate'],

@@ -50,16 +50,10 @@ export const listReviewsInputSchema = z
     since: z
       .union([z.iso.date(), z.iso.datetime({ offset: true })])
       .optional()
-      .describe(
-        'Only reviews submitted at or after this moment: an ISO 8601 timestamp, or a date (YYYY-MM-DD, ' +
-          'read as midnight UTC).',
-      ),
+      .describe('Only reviews submitted since this ISO 8601 instant or date (midnight UTC).'),
     minRating: ratingSchema.optional().describe('Only reviews rated at least this (1–5).'),
     maxRating: ratingSchema.optional().describe('Only reviews rated at most this (1–5).'),
-    unanswered: z
-      .boolean()
-      .optional()
-      .describe('true: only reviews without a host response; false: only answered ones.'),
+    unanswered: z.boolean().optional().describe('true: only unanswered reviews; false: only answered ones.'),
   })
   .refine(
     (input) =>

@@ -30,14 +30,16 @@ import {
   resourceTemplatesListResult,
   toolsListResult,
 } from './list-results.ts';
+import { createModernEra, modernErrorCode } from './modern-era.ts';
 import {
   negotiateProtocolVersion,
   type ProtocolVersion,
   supportedProtocolVersions,
 } from './protocol-version.ts';
+import { protocolEraOf } from './request-meta.ts';
 import { serverInstructions } from './server-instructions.ts';
 
-/** How the server names itself in `initialize`. */
+/** How the server names itself: in `initialize`, and in `server/discover` and every result of MCP 2026-07-28. */
 export interface McpServerInfo {
   readonly name: string;
   readonly version: string;
@@ -121,6 +123,8 @@ const maxEchoedChars = 200;
  * templates, prompts) and the `initialize` answers are computed once here; a message costs only its own
  * work. Methods: initialize (2025-11-25, 2025-06-18, 2025-03-26), ping, tools/list, tools/call,
  * resources/list, resources/templates/list, resources/read, prompts/list, prompts/get, completion/complete.
+ * Requests of MCP 2026-07-28 (a protocol version in `params._meta`) are served beside them: server/discover
+ * instead of initialize and ping, and the same handlers otherwise (see `createModernEra`).
  *
  * Scope checks belong to the transport, which can still answer HTTP 403 (see {@link requiredScopes}); the
  * checks here are a second line that answers JSON-RPC -32011 should a transport forget. Completions the
@@ -141,6 +145,7 @@ export function createMcpDispatcher(deps: McpDispatcherDeps): McpDispatcher {
     ]),
   ) as Record<ProtocolVersion, PrecomputedResult>;
   const emptyResult = precompute({});
+  const modern = createModernEra({ serverInfo, capabilities, instructions: serverInstructions });
   const contextFor = (caller: McpCaller): ToolContext => ({
     actor: caller.actor,
     domain: deps.domain,
@@ -231,6 +236,32 @@ export function createMcpDispatcher(deps: McpDispatcherDeps): McpDispatcher {
     // A response to a request of the server's (Innkeep sends none, so there is nothing to match it with),
     // or a notification (initialized, cancelled, …): neither gets an answer, and Innkeep has nothing to do.
     if (method === undefined || id === undefined) return null;
+    // MCP 2026-07-28 requests name their revision in params._meta; they take the same handlers, with the
+    // revision's refusals first, its error codes, and its fields added to every result.
+    if (protocolEraOf(message) === 'modern') {
+      const refusal = modern.refusal(message, method);
+      if (refusal !== null) return jsonRpcError(id, refusal.code, refusal.message, refusal.data);
+      if (method === 'server/discover') return { id, precomputed: modern.discover };
+      const outcome = await answer(id, method, rawParams, caller);
+      if (outcome.jsonrpc === undefined) {
+        return { id, precomputed: modern.presentPrecomputed(method, outcome.precomputed) };
+      }
+      if ('error' in outcome) {
+        const { code, message: text, data } = outcome.error;
+        return jsonRpcError(id, modernErrorCode(code), text, data);
+      }
+      return jsonRpcResult(id, modern.present(method, outcome.result as Params));
+    }
+    return answer(id, method, rawParams, caller);
+  }
+
+  /** The outcome of request `id` of `method`, in the shape every revision shares. */
+  async function answer(
+    id: JsonRpcId,
+    method: string,
+    rawParams: unknown,
+    caller: McpCaller,
+  ): Promise<Exclude<Outcome, null>> {
     const handler = methods.get(method);
     if (handler === undefined) {
       return jsonRpcError(id, jsonRpcErrorCodes.methodNotFound, `Innkeep has no method ${echo(method)}.`);

@@ -19,7 +19,8 @@ export type JsonRpcResponse =
  * Every JSON-RPC error code Innkeep's MCP endpoint answers with. The standard ones (-32700…-32603), MCP's
  * "resource not found" (-32002), and Innkeep's own in the implementation-defined range: refusals made by the
  * HTTP transport before a message is handled. Clients and docs read them from here; the codes of the domain's
- * errors come from the wire table (`errorCatalogue`), so both always agree.
+ * errors come from the wire table (`errorCatalogue`), so both always agree. MCP 2026-07-28 adds its own
+ * (-32020, -32022) and renumbers Innkeep's (`modernErrorCode`: -32002 → -32602, -32010 → 1010, …).
  */
 export const jsonRpcErrorCodes = {
   /** The body is not JSON. */
@@ -31,8 +32,12 @@ export const jsonRpcErrorCodes = {
   invalidParams: -32602,
   /** Something unexpected; the message carries a reference id and nothing else. */
   internalError: errorCatalogue.internal.jsonRpcCode,
-  /** resources/read of a URI that names nothing; `data.uri` echoes it. */
+  /** resources/read of a URI that names nothing, before MCP 2026-07-28 (which uses -32602); `data.uri` echoes it. */
   resourceNotFound: -32002,
+  /** MCP 2026-07-28: a standard header (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`) is missing or disagrees with the body (HTTP 400). */
+  headerMismatch: -32020,
+  /** MCP 2026-07-28: the request names a protocol version this server does not serve; `data.supported` lists those it does (HTTP 400). */
+  unsupportedProtocolVersion: -32022,
   /** The HTTP request was refused before its message was read (Origin, protocol version, media type). */
   requestRefused: -32000,
   /** No usable access token (HTTP 401). */

@@ -1,9 +1,8 @@
-import { errorCodes } from '@innkeep/domain';
 import { promptCatalogue } from '../prompts/prompt-catalogue.ts';
 import { listedResources, resourceTemplates } from '../resources/resource-definition.ts';
-import type { ToolDefinition } from '../tool-definition.ts';
+import type { ToolAnnotations, ToolDefinition } from '../tool-definition.ts';
 import type { ToolCallResult } from '../tool-result.ts';
-import { objectJsonSchema } from './json-schema.ts';
+import { listedInputSchema, listedOutputSchema } from './listed-schema.ts';
 
 /** A result computed once: the object, and the same object as JSON, spliced into responses as is. */
 export interface PrecomputedResult {
@@ -28,44 +27,31 @@ export function precomputedToolSuccess(result: ToolCallResult): PrecomputedResul
   };
 }
 
-/** The `structuredContent` of a tool result with `isError`: what went wrong, for the model to act on. */
-export const toolErrorJsonSchema = {
-  type: 'object',
-  properties: {
-    error: {
-      type: 'object',
-      properties: {
-        code: { type: 'string', enum: [...errorCodes], description: 'What kind of failure this is.' },
-        message: { type: 'string', description: 'What is wrong and what to do about it.' },
-        details: { type: 'object', description: 'Facts behind the failure: invalid fields, clashing dates.' },
-      },
-      required: ['code', 'message'],
-    },
-  },
-  required: ['error'],
-} as const;
-
 /**
- * A tool's output schema as listed: the output, or the error envelope of a result with `isError`. Clients
- * validate `structuredContent` against it, and the TypeScript SDK's client (1.32) does so for error results
- * too (typescript-sdk#1943), so an output-only schema would turn every tool error into a client-side
- * validation failure. Definitions (`$defs`) stay at the root, where the output's references point.
+ * One tool as tools/list shows it: name, copy, JSON Schemas (2020-12) of input and output as
+ * {@link listedInputSchema} and {@link listedOutputSchema} compact them, and the four hints. The title is
+ * listed once, at the top: `annotations.title` is its older spelling (MCP 2025-03-26), which clients of that
+ * revision only show in place of the name, and 49 copies of it would cost the catalogue 1.4 KB.
  */
-export function listedOutputSchema(tool: ToolDefinition): Record<string, unknown> {
-  const { $defs, ...output } = objectJsonSchema(tool.output);
-  return { type: 'object', ...($defs === undefined ? {} : { $defs }), anyOf: [output, toolErrorJsonSchema] };
-}
-
-/** One tool as tools/list shows it: name, copy, JSON Schemas (2020-12) of input and output, annotations. */
 export function listedTool(tool: ToolDefinition): Record<string, unknown> {
   return {
     name: tool.name,
     title: tool.title,
     description: tool.description,
-    inputSchema: objectJsonSchema(tool.input),
-    outputSchema: listedOutputSchema(tool),
-    annotations: { title: tool.title, ...tool.annotations },
+    inputSchema: listedInputSchema(tool.input),
+    outputSchema: listedOutputSchema(tool.output),
+    annotations: listedAnnotations(tool.annotations),
   };
+}
+
+/**
+ * The hints as listed. A read-only tool lists `readOnlyHint` and `openWorldHint` alone: MCP gives
+ * `destructiveHint` and `idempotentHint` meaning only when `readOnlyHint` is false, and 38 copies of them
+ * would cost the catalogue 1.8 KB.
+ */
+function listedAnnotations(annotations: ToolAnnotations): Record<string, boolean> {
+  if (!annotations.readOnlyHint) return { ...annotations };
+  return { readOnlyHint: true, openWorldHint: annotations.openWorldHint };
 }
 
 /** The tools/list result: every tool of `tools`, whatever a caller's grant, in one page. */

@@ -18,11 +18,9 @@ export const maxToolCalendarDays = 92;
 const calendarInput = z
   .object({
     listingId: listingIdSchema,
-    startDate: localDateSchema.describe(
-      'First date to return (inclusive), YYYY-MM-DD in the listing’s time zone.',
-    ),
+    startDate: localDateSchema.describe('First date to return.'),
     endDate: localDateSchema.describe(
-      `Last date to return (INCLUSIVE: this date is returned too); at most ${maxToolCalendarDays} days in all.`,
+      `Last date to return, included; at most ${maxToolCalendarDays} days in all.`,
     ),
   })
   .superRefine((input, context) => {

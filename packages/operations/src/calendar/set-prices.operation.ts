@@ -1,4 +1,4 @@
-import { calendarDaySchema, calendarSchema, setPricesInputSchema } from '@innkeep/domain';
+import { calendarSchema, changedDaySchema, setPricesInputSchema } from '@innkeep/domain';
 import { z } from 'zod';
 import { defineOperation } from '../operation.ts';
 
@@ -10,8 +10,11 @@ export const setPricesOperation = defineOperation({
   input: setPricesInputSchema,
   output: calendarSchema.extend({
     days: z
-      .array(calendarDaySchema)
-      .describe('The changed dates only, in date order, with their effective prices after the change.'),
+      .array(changedDaySchema)
+      .describe(
+        'The changed dates only, in date order, as the calendar now shows them; priceOutcomes says per price ' +
+          'set what a guest pays and which pricing rule or minimum price made it differ from the asked price.',
+      ),
   }),
   run: async (input, { actor, domain }) => {
     // The use case returns bare days; the listing says which currency and time zone they are in.

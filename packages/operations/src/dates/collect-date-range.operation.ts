@@ -16,9 +16,7 @@ export const collectDateRangeOperation = defineOperation({
       .min(1)
       .max(200)
       .describe('The dates as the person said them, e.g. "next weekend" or "June 3 - June 9".'),
-    listingId: listingIdSchema
-      .optional()
-      .describe('Count "today" in this listing’s time zone instead of the account’s.'),
+    listingId: listingIdSchema.optional().describe('Use this listing’s time zone, not the account’s.'),
   }),
   output: dateRangeReadingSchema,
   run: async ({ phrase, listingId }, { actor, domain, clock }) => {

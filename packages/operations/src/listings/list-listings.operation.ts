@@ -9,13 +9,7 @@ export const listListingsOperation = defineOperation({
   scopes: ['listings:read'],
   access: 'read',
   input: listListingsInputSchema.extend({
-    limit: z
-      .number()
-      .int()
-      .min(1)
-      .max(100)
-      .default(20)
-      .describe('How many listings to return (1–100, default 20).'),
+    limit: z.number().int().min(1).max(100).default(20).describe('Most listings per page.'),
   }),
   output: pageOutput(listingSchema),
   run: (input, { actor, domain }) => domain.listings.list(actor, input),

@@ -8,10 +8,7 @@ export const pauseMessageRuleOperation = defineOperation({
   scopes: ['messageRules:write'],
   access: 'write',
   input: messageRuleRefInputSchema.extend({
-    paused: z
-      .boolean()
-      .default(true)
-      .describe('true (default) pauses the rule; false resumes a paused rule.'),
+    paused: z.boolean().default(true).describe('true (default) pauses; false resumes.'),
   }),
   output: messageRuleSchema,
   run: ({ paused, ...rule }, { actor, domain }) =>

@@ -3,9 +3,11 @@ import {
   type Actor,
   addDays,
   assertCanWrite,
+  assertNotBeforeToday,
   type CalendarDay,
   type CalendarHold,
   type CalendarUseCases,
+  type ChangedDay,
   channelNightPrice,
   channels,
   DomainError,
@@ -13,11 +15,14 @@ import {
   getCalendarInputSchema,
   holdConflict,
   type LocalDate,
-  localDateIn,
   maxDate,
   minDate,
+  type NightlyPrice,
   newId,
   nightsOf,
+  type PriceEntry,
+  type PriceOutcome,
+  type PriceStep,
   parseInput,
   priceNights,
   setAvailabilityInputSchema,
@@ -49,7 +54,7 @@ export function createCalendarUseCases({ db, clock }: StoreDeps): CalendarUseCas
         listingId: listing.id,
         currency: listing.currency,
         timeZone: listing.time_zone,
-        days: toCalendarDays(listing, loaded, nightsOf(input.startDate, to)),
+        days: toCalendarDays(listing, loaded, priceNights(loaded.inputs, nightsOf(input.startDate, to))),
       };
     },
 
@@ -175,7 +180,17 @@ export function createCalendarUseCases({ db, clock }: StoreDeps): CalendarUseCas
         const first = dates[0] ?? '';
         const last = dates[dates.length - 1] ?? first;
         const loaded = await loadPricing(trx, listing, clock.now(), { from: first, to: addDays(last, 1) });
-        return toCalendarDays(listing, loaded, dates);
+        const nights = priceNights(loaded.inputs, dates);
+        const outcomes = nights.map((night) =>
+          input.prices.flatMap((entry) =>
+            entry.date === night.date && entry.price !== undefined
+              ? [priceOutcome(listing, loaded, night, entry)]
+              : [],
+          ),
+        );
+        return toCalendarDays(listing, loaded, nights).map(
+          (day, index): ChangedDay => ({ ...day, priceOutcomes: outcomes[index] ?? [] }),
+        );
       });
     },
 
@@ -247,14 +262,14 @@ export function createCalendarUseCases({ db, clock }: StoreDeps): CalendarUseCas
   };
 }
 
-/** The calendar days for `dates`, priced in one pass over the loaded data. */
+/** The calendar days of `nights`, priced by the engine from `loaded`. */
 function toCalendarDays(
   listing: ListingRow,
   loaded: LoadedPricing,
-  dates: readonly LocalDate[],
+  nights: readonly NightlyPrice[],
 ): CalendarDay[] {
   const money = (minor: number) => toMajorUnits(minor, listing.currency);
-  return priceNights(loaded.inputs, dates).map((night) => {
+  return nights.map((night) => {
     const hold = holdOn(loaded.holds, night.date);
     const day = loaded.days.get(night.date);
     const channelPrices: CalendarDay['channelPrices'] = {};
@@ -281,17 +296,63 @@ function toCalendarDays(
   });
 }
 
+/**
+ * What came of one price a setPrices entry set on `night`: the price asked, the price the night now starts
+ * from, what a guest pays, and each pricing rule or floor in between, from the engine's own steps. A
+ * channel's own price takes no rules, only the floor; a removed channel price follows the every-channel one.
+ */
+function priceOutcome(
+  listing: ListingRow,
+  loaded: LoadedPricing,
+  night: NightlyPrice,
+  entry: PriceEntry,
+): PriceOutcome {
+  const money = (minor: number) => toMajorUnits(minor, listing.currency);
+  const floorStep: PriceStep = {
+    by: 'minimum_price',
+    name:
+      (listing.min_price_minor ?? 0) > 0 ? 'the listing’s minimum price' : 'zero (no price goes below it)',
+    priceAfter: money(Math.max(listing.min_price_minor ?? 0, 0)),
+  };
+  const asked = {
+    ...(entry.channel === undefined ? {} : { channel: entry.channel }),
+    askedPrice: entry.price ?? null,
+  };
+  const channelMinor =
+    entry.channel === undefined ? undefined : loaded.channelPrices.get(night.date)?.[entry.channel];
+  if (channelMinor !== undefined) {
+    const guestMinor = channelNightPrice(night.priceMinor, channelMinor, listing.min_price_minor);
+    return {
+      ...asked,
+      storedPrice: money(channelMinor),
+      guestPrice: money(guestMinor),
+      steps: guestMinor > channelMinor ? [floorStep] : [],
+    };
+  }
+  const ruleSteps = night.ruleSteps.map(
+    (step): PriceStep => ({
+      by: 'pricing_rule',
+      ruleId: step.ruleId,
+      name: loaded.ruleNames.get(step.ruleId) ?? step.ruleId,
+      priceAfter: money(step.priceAfterMinor),
+    }),
+  );
+  return {
+    ...asked,
+    storedPrice: money(night.startMinor),
+    guestPrice: money(night.priceMinor),
+    steps: night.floorApplied ? [...ruleSteps, floorStep] : ruleSteps,
+  };
+}
+
 /** Refuses changes to nights before the listing's local today; they are history. */
 function assertNotPast(listing: ListingRow, clock: Clock, dates: readonly LocalDate[]): void {
-  const today = localDateIn(listing.time_zone, clock.now());
-  const past = [...new Set(dates.filter((date) => date < today))].sort();
-  if (past.length > 0) {
-    throw new DomainError(
-      'invalid_argument',
-      `Dates before the listing's today (${today}, ${listing.time_zone}) cannot be changed: ${past.join(', ')}.`,
-      { details: { today, pastDates: past } },
-    );
-  }
+  assertNotBeforeToday(
+    listing.time_zone,
+    clock.now(),
+    dates,
+    "Nights before the listing's today cannot be changed",
+  );
 }
 
 function toEntryMinor(

@@ -16,6 +16,8 @@ export interface LoadedPricing {
   readonly channelPrices: ReadonlyMap<LocalDate, Partial<Record<Channel, number>>>;
   /** Holds overlapping the range and the orphan-gap look-around, sorted by start. */
   readonly holds: readonly CalendarHold[];
+  /** The name of each loaded rule, by id, to say which rule changed a price. */
+  readonly ruleNames: ReadonlyMap<string, string>;
 }
 
 /**
@@ -110,6 +112,7 @@ export async function loadPricing(
     days,
     channelPrices,
     holds,
+    ruleNames: new Map(rules.map((rule) => [rule.id, rule.name])),
   };
 }
 

@@ -4,6 +4,7 @@ import {
   type Actor,
   allocateByLargestRemainder,
   assertCanWrite,
+  assertNotBeforeToday,
   assertStayDates,
   cancelReservationInputSchema,
   changeReservationStatusInputSchema,
@@ -68,6 +69,7 @@ export function createReservationUseCases({ db, clock }: StoreDeps): Reservation
       const work = inTransaction(db, async (trx) => {
         const now = clock.now();
         const listing = await lockListing(trx, actor, input.listingId);
+        assertNotBeforeToday(listing.time_zone, now, [input.startDate], pastCheckInRefusal);
         if (!listing.enabled) {
           throw new DomainError(
             'failed_precondition',
@@ -167,6 +169,10 @@ export function createReservationUseCases({ db, clock }: StoreDeps): Reservation
         const startDate = input.startDate ?? current.start_date;
         const endDate = input.endDate ?? current.end_date;
         assertStayDates(startDate, endDate);
+        // A stay already under way keeps its check-in; only a check-in that moves must not land in the past.
+        if (startDate !== current.start_date) {
+          assertNotBeforeToday(listing.time_zone, now, [startDate], pastCheckInRefusal);
+        }
         stay = { listingId: listing.id, startDate, endDate };
         const datesChanged = startDate !== current.start_date || endDate !== current.end_date;
         const live = isLiveStatus(current.status as ReservationStatus);
@@ -385,11 +391,15 @@ interface StayTarget {
   readonly endDate: LocalDate;
 }
 
+/** How a check-in before the listing's today is refused, by create and by a move (see assertNotBeforeToday). */
+const pastCheckInRefusal = "A stay cannot check in before the listing's today";
+
 /** The listing facts a reservation write checks. */
 interface LockedListing {
   readonly id: string;
   readonly name: string;
   readonly currency: string;
+  readonly time_zone: string;
   readonly enabled: boolean;
   readonly max_guests: number;
 }
@@ -403,7 +413,7 @@ interface LockedListing {
 async function lockListing(trx: Executor, actor: Actor, listingId: string): Promise<LockedListing> {
   const listing = await trx
     .selectFrom('listings')
-    .select(['id', 'name', 'currency', 'enabled', 'max_guests'])
+    .select(['id', 'name', 'currency', 'time_zone', 'enabled', 'max_guests'])
     .where('id', '=', listingId)
     .where('account_id', '=', actor.accountId)
     .forNoKeyUpdate()

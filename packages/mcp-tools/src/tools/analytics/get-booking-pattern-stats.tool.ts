@@ -7,9 +7,7 @@ export const getBookingPatternStatsTool = defineTool({
   name: 'get_booking_pattern_stats',
   title: 'Booking patterns',
   description:
-    'How guests book: for the accepted stays checking in during the period, the weekday they booked on and ' +
-    'the weekday they arrive, lead time (mean, median and buckets 0–1 … 181+ days), length of stay (ALOS, ' +
-    'median, buckets 1 … 28+ nights) and party sizes; plus occupancy per weekday of the stay night over the ' +
-    'whole period. Dates are each listing’s own. Use it to set minimum stays, weekday prices or last-minute ' +
-    'rules; for cancellations use get_cancellation_stats.',
+    'How guests book (accepted stays checking in during the period): booking and arrival weekday, lead ' +
+    'time, length of stay, party size; occupancy per weekday. For minimum stays, weekday prices and ' +
+    'last-minute rules.',
 });

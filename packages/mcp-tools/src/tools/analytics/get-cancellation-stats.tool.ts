@@ -7,9 +7,7 @@ export const getCancellationStatsTool = defineTool({
   name: 'get_cancellation_stats',
   title: 'Cancellations',
   description:
-    'Cancellation rate of the reservations due to check in during the period (or, with cohort "booked", ' +
-    'booked during it): cancelled / (cancelled + accepted) by count, nights and rent as booked per currency; ' +
-    'who cancelled (guest, host, channel); the rate per channel; days from cancellation to planned check-in ' +
-    '(mean, median, buckets) and from booking to cancellation. Inquiries, requests, declined and expired ' +
-    'reservations are left out. Says when the figures are not final because stays are still ahead.',
+    'Cancellation rate of stays checking in during the period (cohort booked: booked in it) = cancelled / ' +
+    '(cancelled + accepted), by count, nights and rent; who cancelled, per channel, and when. Says when ' +
+    'figures are not final.',
 });

@@ -7,10 +7,7 @@ export const getChannelPerformanceTool = defineTool({
   name: 'get_channel_performance',
   title: 'Performance by channel',
   description:
-    'Which booking channel (airbnb, vrbo, booking, direct) brings what over a date range, and which pays ' +
-    'best. Per channel: booked nights and their share of all nights, and per currency accommodation, total ' +
-    'and net revenue, channel fees, revenue share, ADR, net ADR (ADR after the channel’s commission at its ' +
-    'effective rate) and effective commission (channel fees / total revenue); plus, for the stays due to ' +
-    'check in during the period, reservations, average length of stay, mean and median lead time and the ' +
-    'cancellation rate. Shares are always of all channels, also with a channel filter.',
+    'Which channel brings what and pays best. Per channel: booked nights and share, revenue, fees, ADR, ' +
+    'net ADR, effective commission; for the period’s check-ins, stays, length, lead time, cancellation ' +
+    'rate. Shares are of all channels, even with a channel filter.',
 });

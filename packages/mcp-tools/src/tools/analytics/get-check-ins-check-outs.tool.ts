@@ -7,9 +7,6 @@ export const getCheckInsCheckOutsTool = defineTool({
   name: 'get_check_ins_check_outs',
   title: 'Arrivals and departures',
   description:
-    'Arrivals (check-ins), departures (check-outs) and stayovers of accepted stays per day — or per week or ' +
-    'month; periods over 92 nights default to months — with totals, on each listing’s own dates. With ' +
-    'listReservations (periods up to 31 nights) also lists who arrives and leaves: reservation id, listing, ' +
-    'guest first name, dates. Use it for "how many check-ins next week?" or operations planning; for the next ' +
-    'arrivals from today use get_upcoming_reservations.',
+    'Arrivals, departures and stayovers of accepted stays per day, week or month, with totals; ' +
+    'listReservations names them (up to 31 nights). Next arrivals from today: get_upcoming_reservations.',
 });

@@ -7,10 +7,7 @@ export const getGapAnalysisTool = defineTool({
   name: 'get_gap_analysis',
   title: 'Calendar gaps',
   description:
-    'Finds gaps: runs of open nights between two held nights (an accepted or pending reservation, or a ' +
-    'block) on a listing, found whole even when they reach past the period. A gap is orphan when shorter ' +
-    'than the minimum stay of its first night, or at most maxGapNights. Totals split at each listing’s today: ' +
-    'past nights are lost, future ones still sellable, with orphan nights valued at listed prices per ' +
-    'currency; then the soonest (or longest) gaps, bounded. Use it to decide where to lower minimum stays or ' +
-    'discount orphan nights (set_availability, set_prices).',
+    'Open runs of nights between held nights (reservations, blocks), found whole past the period’s edges. ' +
+    'Orphan: shorter than its first night’s minimum stay, or at most maxGapNights. Gives lost (past) and ' +
+    'sellable (future) nights, orphan value at listed prices, and the gaps.',
 });

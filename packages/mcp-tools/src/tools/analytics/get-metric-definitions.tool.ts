@@ -7,10 +7,7 @@ export const getMetricDefinitionsTool = defineTool({
   name: 'get_metric_definitions',
   title: 'Metric definitions',
   description:
-    'How Innkeep computes its analytics, in a form to quote or reason with: for each definition id (the ids ' +
-    'every analytics result lists in meta.definitions) the name, formula, how events are attributed to dates, ' +
-    'the reservation statuses counted, numerator and denominator, when a figure is null and why, units and ' +
-    'data notes; plus the conventions all tools share (sold = accepted, stay-night attribution, adjusted ' +
-    'occupancy, revenue bases, per-currency money, local dates, comparison periods). Pass ids to get only ' +
-    'some. Use it when a user asks how a number is defined or why two figures differ.',
+    'How each analytics figure is defined (ids from meta.definitions): formula, date attribution, ' +
+    'statuses counted, when null, units; and the shared conventions. For “how is this defined?” or “why ' +
+    'do two figures differ?”',
 });

@@ -7,10 +7,7 @@ export const getResponseTimeBreakdownTool = defineTool({
   name: 'get_response_time_breakdown',
   title: 'Response times, broken down',
   description:
-    'Where answers to guests are slow. The measures of get_response_time_stats (waits, answered, median, mean ' +
-    'and p90 minutes, shares within 1 and 24 hours), each with its number of waits, overall and by channel, ' +
-    'by stage (inquiry: the guest wrote before the booking was confirmed; booked: after), by the listing-local ' +
-    'hour (0–23) and weekday the guest wrote, and by listing (slowest median first, listings with no answer ' +
-    'at all first, at most listingLimit). Small groups (few waits) swing easily: check waits before drawing ' +
-    'conclusions.',
+    'Where guest answers are slow: get_response_time_stats’s measures by channel, stage (inquiry, ' +
+    'booked), hour and weekday the guest wrote, and listing (slowest first). Small groups swing easily: ' +
+    'check their waits.',
 });

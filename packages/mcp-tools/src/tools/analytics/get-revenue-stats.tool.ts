@@ -7,11 +7,7 @@ export const getRevenueStatsTool = defineTool({
   name: 'get_revenue_stats',
   title: 'Revenue',
   description:
-    'How much a date range earned. Returns per currency (never added across currencies) the booked nights ' +
-    'and every revenue basis: accommodation (rent after discounts), fees (cleaning, extra guest, pet, other; ' +
-    'no taxes), total revenue (accommodation + fees), channel fees (commission), net revenue (total − channel ' +
-    'fees) and payout; then the same per channel with each channel’s share of total revenue. Money is ' +
-    'attributed by stay night: a stay’s rent by its nightly rates and its fees pro rata over its nights, so ' +
-    'a stay crossing the period edge contributes only the part of its money inside it. Accepted stays only ' +
-    '(cancellations: get_cancellation_stats). compareTo adds comparison periods with the changes.',
+    'What a period earned, per currency and per channel: booked nights, accommodation revenue (rent after ' +
+    'discounts), fees, total, channel fees, net (total − channel fees), payout, and each channel’s share. ' +
+    'Accepted stays only (cancellations: get_cancellation_stats).',
 });

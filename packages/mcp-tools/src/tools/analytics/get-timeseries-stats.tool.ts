@@ -1,4 +1,3 @@
-import { maxSeriesBuckets } from '@innkeep/domain/analytics';
 import { getTimeseriesStatsOperation } from '@innkeep/operations';
 import { defineTool } from '../../tool-definition.ts';
 
@@ -8,12 +7,7 @@ export const getTimeseriesStatsTool = defineTool({
   name: 'get_timeseries_stats',
   title: 'Performance over time',
   description:
-    'Trends and seasonality: the figures of a date range per bucket — month (default), ISO week or day. ' +
-    'Choose metrics among bookedNights, availableNights, blockedNights, occupancy, grossOccupancy, adr, ' +
-    'revpar, accommodationRevenue, totalRevenue, netRevenue, payout (default: booked nights, occupancy, ADR, ' +
-    'RevPAR, accommodation revenue); money comes per currency. Buckets the period cuts are flagged partial ' +
-    'and cover only their nights inside it, so the buckets add up to the period. compareToLastYear adds ' +
-    'each bucket a year earlier (same dates for months, 364 days back for days and weeks so weekdays ' +
-    `match). At most ${maxSeriesBuckets.day} day or ${maxSeriesBuckets.week} week buckets: use a coarser ` +
-    'granularity for longer periods.',
+    'Trends: the chosen metrics per month (default), ISO week or day. Partial buckets hold only their ' +
+    'nights in the period, so buckets add up. compareToLastYear adds each bucket a year earlier (364 days ' +
+    'back for days and weeks, so weekdays match).',
 });

@@ -7,9 +7,7 @@ export const getUpcomingReservationsTool = defineTool({
   name: 'get_upcoming_reservations',
   title: 'Upcoming reservations',
   description:
-    'Guests in house now and accepted stays arriving from today (each listing’s own) up to withinDays ahead ' +
-    '(default 30), soonest first, a page at a time (limit, cursor): reservation id, listing, guest first ' +
-    'name, dates, nights, guests, channel, rent, guest total and payout in the stay’s currency, days until ' +
-    'arrival and an in-house flag; plus how many are in house and arriving in all. Use it for "who is ' +
-    'arriving this week?"; to search all reservations use get_reservations.',
+    'Guests in house now and accepted stays arriving from each listing’s today up to withinDays ahead, ' +
+    'soonest first: guest first name, dates, guests, channel, money, days until arrival. For “who is ' +
+    'arriving this week?”; to search all: get_reservations.',
 });

@@ -7,6 +7,6 @@ export const getHelpArticleTool = defineTool({
   name: 'get_help_article',
   title: 'Read a help article',
   description:
-    'Returns one Innkeep help-centre article in Markdown, by the id or slug that list_help_articles gave. Use ' +
-    'its steps to answer the host, and mention the article’s title so they can find it themselves.',
+    'Returns one help-centre article in Markdown, by the id or slug from list_help_articles. Answer the ' +
+    'host with its steps and name its title so they can find it themselves.',
 });

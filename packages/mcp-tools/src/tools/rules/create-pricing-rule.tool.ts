@@ -7,15 +7,9 @@ export const createPricingRuleTool = defineTool({
   name: 'create_pricing_rule',
   title: 'Create a pricing rule',
   description:
-    'Adds a pricing rule that raises or lowers nightly prices by a percent or a fixed amount, on the nights ' +
-    'where all its conditions hold: days of the week, a date range (both dates included), the next N days ' +
-    '(last minute), or short open gaps between bookings (orphan gaps). It applies after all existing rules, to ' +
-    'the price they leave, and never below a listing’s minPrice. Call get_pricing_rules first to see the rules ' +
-    'already in place, and get_calendar for a few affected dates to show the host the prices before and after. ' +
-    'What changes: ⚠️ wide and lasting, the rule changes the price of every matching night at once, for new ' +
-    'quotes and bookings and on every connected channel; without listingIds it covers every listing of the account, ' +
-    'including listings added later. Existing reservations keep their price. There is no tool to edit, disable ' +
-    'or delete a rule afterwards, so create it only with terms the host approved. Each call adds another rule. ' +
-    'Returns the rule with its position in the order.',
-  writeHints: { destructiveHint: true, idempotentHint: false },
+    'Adds a rule raising or lowering nightly prices by a percent or an amount on nights matching all its ' +
+    'conditions (weekdays, dates, last minute, orphan gaps), after existing rules and never below ' +
+    'minPrice. Check get_pricing_rules first. What changes: ⚠️ prices on every channel and, without ' +
+    'listingIds, every listing, also future ones; no tool here edits or removes it. Returns the rule.',
+  writeHints: { destructiveHint: true, idempotentHint: false, openWorldHint: false },
 });

@@ -7,10 +7,7 @@ export const getMessageRulesTool = defineTool({
   name: 'get_message_rules',
   title: 'List automated message rules',
   description:
-    'Lists the rules that message guests automatically (e.g. check-in instructions two days before arrival, a ' +
-    'review request after check-out), by name: what triggers each one, the offset in days, the listing-local ' +
-    'send time, the text with its {{variables}}, the listings and channels it covers (null = all), and whether ' +
-    'it is paused. Filter by listingId for the rules that apply to one listing (its own and the all-listing ' +
-    'ones). Use it before create_message_rule to avoid duplicates, or to find the rule to pause_message_rule. ' +
-    'Returns up to limit (default 20) and nextCursor when more exist.',
+    'Lists the automated guest message rules: trigger and offset, send time, text with {{variables}}, ' +
+    'listings and channels covered (null = all), paused. Check it before create_message_rule, or to find ' +
+    'a rule to pause.',
 });

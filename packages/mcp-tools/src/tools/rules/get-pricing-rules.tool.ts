@@ -7,10 +7,7 @@ export const getPricingRulesTool = defineTool({
   name: 'get_pricing_rules',
   title: 'List pricing rules',
   description:
-    'Lists the rules that adjust nightly prices, in the order they apply (lowest position first, each on the ' +
-    'price left by the ones before): the adjustment (a signed percent or a fixed amount), the conditions (days ' +
-    'of the week, a date window, last-minute days before arrival, orphan gaps between bookings), the listings it ' +
-    'covers (null = all, including future ones), and whether it is enabled. Filter by listingId for the rules ' +
-    'that affect one listing. get_calendar shows each night’s resulting price and the rules applied to it. ' +
-    'Returns up to limit (default 20) and nextCursor when more exist.',
+    'Lists pricing rules in the order they apply, each on the price the earlier ones leave: adjustment ' +
+    '(percent or amount), conditions (weekdays, dates, last minute, orphan gaps), listings covered (null ' +
+    '= all, also future ones) and enabled. get_calendar shows each night’s result.',
 });
