@@ -48,6 +48,11 @@ export interface AppDeps {
    */
   readonly restRateLimits?: { readonly perCredential: number; readonly withApiKey: number } | undefined;
   /**
+   * Dynamic client registrations allowed per client address and window (OAUTH_REGISTRATION_RATE_LIMIT,
+   * OAUTH_REGISTRATION_RATE_WINDOW_MINUTES); default 3,000 per 10 minutes.
+   */
+  readonly registrationRateLimit?: { readonly max: number; readonly timeWindowMs: number } | undefined;
+  /**
    * Where this instance hears that a grant, a user's role or a subscription changed (PostgreSQL
    * deployments: `createPostgresAuthNotifications`). With it, /mcp and /api keep a per-instance cache of token
    * checks that such a change empties at once; without it (PGlite), every request checks its token in
@@ -118,6 +123,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     clock: deps.clock,
     redis: deps.redis,
     trustProxy: deps.trustProxy,
+    registrationRateLimit: deps.registrationRateLimit,
   });
   app.register(accountPages, {
     db,

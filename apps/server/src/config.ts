@@ -73,6 +73,11 @@ export interface Config extends DataConfig, ServiceConfig {
    */
   readonly restPartnerRateLimit: number;
   /**
+   * OAUTH_REGISTRATION_RATE_LIMIT per OAUTH_REGISTRATION_RATE_WINDOW_MINUTES: dynamic client registrations
+   * allowed from one client address (default 3,000 per 10 minutes), counted across instances with REDIS_URL.
+   */
+  readonly registrationRateLimit: { readonly max: number; readonly timeWindowMs: number };
+  /**
    * MESSAGE_RULES: send hosts' automated messages when they come due (`on`, the default). `off` is for
    * instances that should only serve requests; with several instances one of them at a time sends anyway.
    */
@@ -134,6 +139,19 @@ const serverShape = {
   MCP_RATE_LIMIT: perMinuteLimitSchema(300),
   REST_RATE_LIMIT: perMinuteLimitSchema(120),
   REST_PARTNER_RATE_LIMIT: perMinuteLimitSchema(1_200),
+  // Behind a load balancer not trusted for X-Forwarded-For, every client has one address: a hosted
+  // assistant registering a client per user for 1,000 users in 10 minutes must fit, a loop must not.
+  OAUTH_REGISTRATION_RATE_LIMIT: z
+    .string()
+    .regex(/^[1-9]\d{0,8}$/, 'must be a whole number of registrations, at least 1')
+    .transform(Number)
+    .default(3_000),
+  OAUTH_REGISTRATION_RATE_WINDOW_MINUTES: z
+    .string()
+    .regex(/^[1-9]\d{0,3}$/, 'must be a whole number of minutes, from 1 to 1440')
+    .transform(Number)
+    .refine((minutes) => minutes <= 1_440, 'must be a whole number of minutes, from 1 to 1440')
+    .default(10),
   MESSAGE_RULES: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
   METRICS_PORT,
   SHUTDOWN_DRAIN_MS,
@@ -198,6 +216,10 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     mcpRateLimit: parsed.MCP_RATE_LIMIT,
     restRateLimit: parsed.REST_RATE_LIMIT,
     restPartnerRateLimit: parsed.REST_PARTNER_RATE_LIMIT,
+    registrationRateLimit: {
+      max: parsed.OAUTH_REGISTRATION_RATE_LIMIT,
+      timeWindowMs: parsed.OAUTH_REGISTRATION_RATE_WINDOW_MINUTES * 60_000,
+    },
     messageRules: parsed.MESSAGE_RULES === 'on',
   };
 }

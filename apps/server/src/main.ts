@@ -27,6 +27,7 @@ await startService({
       mcpAllowedOrigins: config.mcpAllowedOrigins,
       mcpRateLimit: config.mcpRateLimit,
       restRateLimits: { perCredential: config.restRateLimit, withApiKey: config.restPartnerRateLimit },
+      registrationRateLimit: config.registrationRateLimit,
       authNotifications,
       isDraining,
       metrics,

@@ -51,6 +51,7 @@ describe('loadConfig', () => {
       mcpRateLimit: 300,
       restRateLimit: 120,
       restPartnerRateLimit: 1_200,
+      registrationRateLimit: { max: 3_000, timeWindowMs: 600_000 },
       messageRules: true,
       metricsPort: undefined,
       shutdownDrainMs: 10_000,
@@ -99,6 +100,37 @@ describe('loadConfig', () => {
       'REST_RATE_LIMIT: must be a whole number of requests a minute, at least 1 (got "1.5")',
       'REST_PARTNER_RATE_LIMIT: must be a whole number of requests a minute, at least 1 (got "0")',
     ]);
+  });
+
+  it('reads OAUTH_REGISTRATION_RATE_LIMIT per OAUTH_REGISTRATION_RATE_WINDOW_MINUTES', () => {
+    expect(
+      loadConfig({
+        ...keys,
+        OAUTH_REGISTRATION_RATE_LIMIT: '10000',
+        OAUTH_REGISTRATION_RATE_WINDOW_MINUTES: '60',
+      }).registrationRateLimit,
+    ).toEqual({ max: 10_000, timeWindowMs: 3_600_000 });
+    expect(
+      loadConfig({ ...keys, OAUTH_REGISTRATION_RATE_WINDOW_MINUTES: '1440' }).registrationRateLimit,
+    ).toEqual({
+      max: 3_000,
+      timeWindowMs: 86_400_000,
+    });
+    expect(
+      problemsOf({
+        ...keys,
+        OAUTH_REGISTRATION_RATE_LIMIT: '0',
+        OAUTH_REGISTRATION_RATE_WINDOW_MINUTES: '1441',
+      }),
+    ).toEqual([
+      'OAUTH_REGISTRATION_RATE_LIMIT: must be a whole number of registrations, at least 1 (got "0")',
+      'OAUTH_REGISTRATION_RATE_WINDOW_MINUTES: must be a whole number of minutes, from 1 to 1440 (got "1441")',
+    ]);
+    for (const value of ['0', '1.5', '10m', '-1']) {
+      expect(problemsOf({ ...keys, OAUTH_REGISTRATION_RATE_WINDOW_MINUTES: value })).toEqual([
+        `OAUTH_REGISTRATION_RATE_WINDOW_MINUTES: must be a whole number of minutes, from 1 to 1440 (got "${value}")`,
+      ]);
+    }
   });
 
   it('reads MCP_ALLOWED_ORIGINS as a list of origins, and refuses anything that is not one', () => {

@@ -61,7 +61,11 @@ describe('the server while PostgreSQL ends its connections', () => {
       return { kind: 'broken', detail: `${name}: no HTTP answer (${String(error)})` };
     }
     let body: {
-      result?: { isError?: boolean; structuredContent?: Record<string, unknown> };
+      result?: {
+        isError?: boolean;
+        structuredContent?: Record<string, unknown>;
+        content?: { text: string }[];
+      };
       error?: { data?: { reference?: unknown } };
     };
     try {
@@ -74,9 +78,12 @@ describe('the server while PostgreSQL ends its connections', () => {
     }
     // A tool that failed on the database answers isError `internal`; a failure before the tool ran (the
     // token check) answers a JSON-RPC error. Both carry the reference the log has the cause under.
-    const toolError = body.result?.structuredContent?.error as
-      | { code?: string; details?: { reference?: unknown } }
-      | undefined;
+    const toolError =
+      body.result?.isError === true
+        ? (JSON.parse(body.result.content?.[0]?.text ?? '{}').error as
+            | { code?: string; details?: { reference?: unknown } }
+            | undefined)
+        : undefined;
     const reference =
       toolError?.code === 'internal' ? toolError.details?.reference : body.error?.data?.reference;
     if ((status === 200 || status === 500) && typeof reference === 'string') {

@@ -92,6 +92,16 @@ describe('/api in the server app', () => {
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
   });
 
+  it('compresses an answer over 1 KB for a client that accepts it, and only then', async () => {
+    // fetch asks for gzip, deflate and br, and decodes what comes back.
+    const compressed = await get('/api/openapi.json', {});
+    expect(compressed.headers.get('content-encoding')).toMatch(/^(br|gzip|deflate)$/);
+    expect(await compressed.json()).toMatchObject({ openapi: '3.1.0' });
+    const plain = await get('/api/openapi.json', { 'accept-encoding': 'identity' });
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(await plain.json()).toMatchObject({ openapi: '3.1.0' });
+  });
+
   it('accepts an access token bound to BASE_URL/api, which /mcp refuses', async () => {
     const { accessToken } = await obtainAccessToken({
       baseUrl,

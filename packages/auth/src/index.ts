@@ -8,6 +8,8 @@ export type { PostgresAuthNotificationsOptions } from './postgres/auth-notificat
 export { createPostgresAuthNotifications } from './postgres/auth-notifications.ts';
 export type { AuthDatabase, AuthExecutor } from './postgres/database.ts';
 export { authMigrations } from './postgres/migrations/index.ts';
+export type { StepUpMark, StepUpMarks } from './postgres/step-up-marks.ts';
+export { createStepUpMarks } from './postgres/step-up-marks.ts';
 export type { AuthorizationServerOptions } from './provider/authorization-server.ts';
 export { authorizationServer } from './provider/authorization-server.ts';
 export { protectedResourceMetadataUrl } from './provider/protected-resource.ts';

@@ -188,6 +188,8 @@ export interface AuthorizationOutcome {
   readonly redirect: URL;
   /** Scopes that were offered on the consent page; undefined when no consent page was shown. */
   readonly offered: string[] | undefined;
+  /** The consent page's HTML, as the person saw it; undefined when none was shown. */
+  readonly consentPage: string | undefined;
 }
 
 /**
@@ -202,11 +204,12 @@ export async function authorizeInBrowser(
   instances: { login?: string; consent?: string } = {},
 ): Promise<AuthorizationOutcome> {
   let offered: string[] | undefined;
+  let consentPage: string | undefined;
   let step = await browser.follow(await browser.get(url), url);
   for (let pages = 0; pages < 4; pages += 1) {
     const { response } = step;
     if (response.status >= 300 && response.status < 400) {
-      return { redirect: new URL(response.headers.get('location') ?? ''), offered };
+      return { redirect: new URL(response.headers.get('location') ?? ''), offered, consentPage };
     }
     const html = await response.text();
     if (response.status !== 200)
@@ -219,6 +222,7 @@ export async function authorizeInBrowser(
       continue;
     }
     offered = offeredScopes(html);
+    consentPage = html;
     const base = instances.consent ?? step.url;
     const target = new URL(consent.decision === 'allow' ? action : denyActionOf(html), base).href;
     const form = new URLSearchParams({ csrf });

@@ -110,8 +110,8 @@ describe.each(testDatabaseKinds)('MCP conformance suite: authorization server sc
     expect(statuses).toEqual({
       'authorization-server-metadata': 'SUCCESS',
       'authorization-code-grant': 'SUCCESS',
-      // Client ID Metadata Documents are not offered yet (registration is dynamic); a warning, not a failure.
-      'authorization-server-metadata-cimd': 'WARNING',
+      // The metadata says Client ID Metadata Documents are supported (client_id_metadata_document_supported).
+      'authorization-server-metadata-cimd': 'SUCCESS',
     });
   }, 180_000);
 });

@@ -6,6 +6,7 @@ import {
   authorizeInBrowser,
   authorizeUrl,
   Browser,
+  buildServerApp,
   createOwner,
   formOf,
   type OauthWorld,
@@ -219,6 +220,28 @@ describe.each(testDatabaseKinds)('dynamic client registration on %s', (kind) => 
     expect(outside.redirect.searchParams.get('error')).toBe('invalid_scope');
   });
 
+  it('lets a client widen its registered scope for /mcp alone (MCP step-up), never for /api or every resource', async () => {
+    const client = await registerClient(server.origin, {
+      redirect_uris: ['https://assistant.example.com/callback'],
+      scope: 'listings:read',
+    });
+    const authorize = (resource?: string) =>
+      authorizeInBrowser(
+        new Browser(),
+        authorizeUrl(
+          server.baseUrl,
+          { client_id: client.client_id, redirect_uri: 'https://assistant.example.com/callback' },
+          pkcePair().challenge,
+          { scope: 'listings:read calendar:write', ...(resource === undefined ? {} : { resource }) },
+        ),
+        owner,
+      );
+
+    expect((await authorize(`${server.baseUrl}/mcp`)).offered).toEqual(['listings:read', 'calendar:write']);
+    expect((await authorize(`${server.baseUrl}/api`)).offered).toEqual(['listings:read']);
+    expect((await authorize()).offered).toEqual(['listings:read']);
+  });
+
   it('accepts custom-scheme redirects and makes such a client native', async () => {
     const response = await register(
       server.origin,
@@ -367,6 +390,66 @@ describe('registration rate limit', () => {
       expect(refused.headers.get('access-control-allow-origin')).toBe('*');
     } finally {
       await server.app.close();
+    }
+  });
+
+  it('admits a hosted assistant registering 1,000 clients from one address within the window by default', async () => {
+    // Behind a load balancer not trusted for X-Forwarded-For, every client has the balancer's address.
+    const app = await buildServerApp(world, {
+      baseUrl: 'http://127.0.0.1:9',
+      registrationRateLimit: 'default',
+    });
+    try {
+      const statuses = new Map<number, number>();
+      for (let user = 1; user <= 1_000; user += 1) {
+        const response = await app.inject({
+          method: 'POST',
+          url: '/oauth/register',
+          remoteAddress: '10.0.0.2',
+          headers: { 'content-type': 'application/json' },
+          payload: JSON.stringify({
+            client_name: `Hosted assistant for user ${user}`,
+            redirect_uris: ['https://assistant.example/oauth/callback'],
+          }),
+        });
+        statuses.set(response.statusCode, (statuses.get(response.statusCode) ?? 0) + 1);
+      }
+      expect(Object.fromEntries(statuses)).toEqual({ 201: 1_000 });
+    } finally {
+      await app.close();
+    }
+  }, 120_000);
+
+  it('refuses the 3,001st registration from one address within 10 minutes by default', async () => {
+    const redis = new Redis({ host: '127.0.0.1', port: 6379, maxRetriesPerRequest: 1 });
+    // 2,999 registrations already counted for this address, as the shared counter holds them, 30 s in.
+    const counter = 'innkeep:oauth-register:POST/oauth/register-10.0.0.3';
+    await redis.set(counter, 2_999, 'PX', 10 * 60_000 - 30_000);
+    const app = await buildServerApp(world, {
+      baseUrl: 'http://127.0.0.1:9',
+      registrationRateLimit: 'default',
+      redis,
+    });
+    const registerOnce = () =>
+      app.inject({
+        method: 'POST',
+        url: '/oauth/register',
+        remoteAddress: '10.0.0.3',
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify({ redirect_uris: ['https://flood.example/cb'] }),
+      });
+    try {
+      expect((await registerOnce()).statusCode).toBe(201);
+      const refused = await registerOnce();
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json()).toMatchObject({ error: 'too_many_requests' });
+      const retryAfter = Number(refused.headers['retry-after']);
+      expect(retryAfter).toBeGreaterThan(9 * 60);
+      expect(retryAfter).toBeLessThanOrEqual(10 * 60);
+    } finally {
+      await app.close();
+      await redis.del(counter);
+      redis.disconnect();
     }
   });
 

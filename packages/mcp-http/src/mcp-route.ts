@@ -3,9 +3,10 @@ import {
   bearerChallenge,
   protectedResourceMetadataUrl,
   resourceServer,
+  type StepUpMarks,
   type VerifiedAccessToken,
 } from '@innkeep/auth';
-import { errorCatalogue, reportInternalFailure } from '@innkeep/domain';
+import { errorCatalogue, reportInternalFailure, type Scope, scopeCatalogue } from '@innkeep/domain';
 import {
   createMcpDispatcher,
   innkeepServerInfo,
@@ -17,11 +18,17 @@ import {
   jsonRpcIdOf,
   type McpDispatcherDeps,
   type McpServerInfo,
+  mcpFirstConnectionScopes,
+  mcpSurfaceScopes,
+  modernMethods,
+  protocolEraOf,
   requiredScopes,
   supportedProtocolVersions,
 } from '@innkeep/mcp-tools';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
+import { withModernErrorCode } from './modern-error-codes.ts';
+import { isModernPost, modernRequestRefusal } from './modern-headers.ts';
 import { createOriginPolicy } from './origin.ts';
 
 /** What {@link mcpRoute} is built from. */
@@ -48,12 +55,19 @@ export interface McpRouteOptions {
   readonly rateLimit?: { readonly max: number; readonly timeWindow: number } | undefined;
   /** Told of each request refused for going over the rate limit (the metrics count them). */
   readonly onRateLimited?: ((request: FastifyRequest) => void) | undefined;
+  /**
+   * Where a refusal for want of scopes is remembered for the token's grant (createStepUpMarks over the
+   * token database), so that the authorization server refuses the grant's next refresh and a client that
+   * refreshes instead of authorizing again (MCP SDK 1.x) is sent to consent. Without it nothing is
+   * remembered, and such a client is left with the refusal's message.
+   */
+  readonly stepUpMarks?: StepUpMarks | undefined;
 }
 
 // Tool inputs are bounded far below this; a larger body is not an MCP message of ours.
 const maxBodyBytes = 1024 * 1024;
 const corsAllowHeaders =
-  'authorization, content-type, accept, mcp-protocol-version, mcp-session-id, last-event-id';
+  'authorization, content-type, accept, mcp-protocol-version, mcp-method, mcp-name, mcp-session-id, last-event-id';
 const corsExposeHeaders = 'www-authenticate, retry-after';
 
 /**
@@ -64,12 +78,18 @@ const corsExposeHeaders = 'www-authenticate, retry-after';
  *   out JSON → 406. `mcp-session-id` is ignored.
  * - `GET /mcp` → 405 with `Allow: POST, DELETE` (no server-initiated stream); `DELETE /mcp` → 204.
  * - Any method with an `Origin` that is not allowed → 403.
+ * - MCP 2026-07-28 beside the older revisions: a POST whose `params._meta` names that revision is served
+ *   statelessly (server/discover, no initialize). Before its token is looked at it is refused 400 for a
+ *   wrong `_meta` envelope (-32602), headers that disagree with the body (-32020) or an unknown revision
+ *   (-32022); after it, a method the revision lacks is 404 (-32601). Innkeep's own refusals keep their
+ *   statuses and headers, with the revision's codes (1001, 1010, 1011, 1012).
  *
  * Every POST is authenticated on its own, by the resource server of `${baseUrl}/mcp` (`resourceServer` of
  * @innkeep/auth, which also serves the protected resource metadata): no usable owner's token → 401 with
  * the challenge (-32001); a subscription not in good standing → 403 (-32010); over the per-token rate limit
  * → 429 (-32012) with `Retry-After`. Then a tool, resource or prompt outside the grant → 403 (-32011) with
- * an `insufficient_scope` challenge asking for the granted scopes plus the missing ones. `authToken` and
+ * an `insufficient_scope` challenge asking for the granted scopes plus the missing ones, and a step-up mark
+ * on the token's grant that makes its next refresh fail, so SDK 1.x authorizes again. `authToken` and
  * `apiKey` headers are not credentials here.
  */
 export async function mcpRoute(app: FastifyInstance, options: McpRouteOptions): Promise<void> {
@@ -83,6 +103,10 @@ export async function mcpRoute(app: FastifyInstance, options: McpRouteOptions): 
     rateLimit: options.rateLimit,
     onRateLimited: options.onRateLimited,
     metadataAtWellKnownRoot: true,
+    // Least privilege: the metadata lists only the scopes tools, resources and prompts use, and a first
+    // connection asks for the read ones; each write scope is asked for when a call first needs it.
+    scopesSupported: mcpSurfaceScopes,
+    challengeScopes: mcpFirstConnectionScopes,
     // The refusal answers the message: a JSON-RPC error with its id, and the details as `data`.
     refuse: (request, reply, refusal) =>
       reply
@@ -146,6 +170,14 @@ async function streamableHttp(app: FastifyInstance, options: McpRouteOptions): P
       .header('access-control-expose-headers', corsExposeHeaders)
       .header('vary', 'origin');
   });
+
+  // MCP 2026-07-28 numbers Innkeep's own refusals outside the range it reserves; renumbering them here,
+  // whichever check refused (token, subscription, rate limit, scope), keeps statuses and headers as they are.
+  app.addHook('onSend', async (request, reply, payload) =>
+    reply.statusCode !== 200 && typeof payload === 'string' && protocolEraOf(request.body) === 'modern'
+      ? withModernErrorCode(payload)
+      : payload,
+  );
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
@@ -216,7 +248,8 @@ async function streamableHttp(app: FastifyInstance, options: McpRouteOptions): P
   const checkMessage = async (request: FastifyRequest, reply: FastifyReply) => {
     const message: unknown = request.body;
     const version = request.headers['mcp-protocol-version'];
-    if (typeof version === 'string' && !isSupportedProtocolVersion(version)) {
+    const modern = isModernPost(message, request.headers);
+    if (!modern && typeof version === 'string' && !isSupportedProtocolVersion(version)) {
       return refuse(
         reply,
         400,
@@ -246,6 +279,10 @@ async function streamableHttp(app: FastifyInstance, options: McpRouteOptions): P
     }
     const invalid = invalidMessageError(message);
     if (invalid !== null) return reply.code(400).type('application/json').send(JSON.stringify(invalid));
+    const refusal = modern ? modernRequestRefusal(message, request.headers) : null;
+    if (refusal !== null) {
+      return refuse(reply, 400, jsonRpcIdOf(message), refusal.code, refusal.message, refusal.data);
+    }
   };
 
   app.post(
@@ -257,11 +294,28 @@ async function streamableHttp(app: FastifyInstance, options: McpRouteOptions): P
       const verified = request.verifiedAccessToken;
       // requireAccessToken answered every request it did not accept.
       if (verified === null) throw new Error('POST /mcp ran without an accepted access token');
+      // MCP 2026-07-28: a method the revision does not have (initialize, ping, …) is 404, not a 200 error.
+      const { method } = message as { method?: string };
+      if (
+        id !== null &&
+        method !== undefined &&
+        !modernMethods.has(method) &&
+        protocolEraOf(message) === 'modern'
+      ) {
+        return refuse(
+          reply,
+          404,
+          id,
+          jsonRpcErrorCodes.methodNotFound,
+          `Innkeep has no method ${method.slice(0, 200)} in MCP 2026-07-28.`,
+        );
+      }
 
       const required = requiredScopes(message);
       if (required !== 'unknown') {
         const missing = required.filter((scope) => !verified.scopes.includes(scope));
-        if (missing.length > 0) return insufficientScope(reply, id, verified, missing);
+        if (missing.length > 0)
+          return await insufficientScope(request, reply, id, verified, missing, message);
       }
 
       const json = await dispatcher.handleJson(message, callerOf(verified));
@@ -270,20 +324,36 @@ async function streamableHttp(app: FastifyInstance, options: McpRouteOptions): P
     },
   );
 
-  function insufficientScope(
+  /**
+   * 403 with ONE challenge asking for the granted scopes plus the missing ones: a 2025-11-25 client
+   * authorizes again with exactly that, and keeps what it had; a 2026-07-28 client takes the union itself.
+   * A client of SDK 1.x refreshes instead, which cannot widen a grant: the grant is marked, so the
+   * authorization server refuses that refresh and the client authorizes again with the challenge's scope.
+   * Where no client can do that (a token pasted as a header), the message says what the person does.
+   */
+  async function insufficientScope(
+    request: FastifyRequest,
     reply: FastifyReply,
     id: JsonRpcId | null,
     verified: VerifiedAccessToken,
-    missing: readonly string[],
+    missing: readonly Scope[],
+    message: unknown,
   ) {
-    const wanted = [...verified.scopes, ...missing].join(' ');
-    const description = `This request needs ${missing.join(', ')}, which was not granted.`;
+    const wanted = [...verified.scopes, ...missing];
+    // Recorded before the answer, since the client of SDK 1.x refreshes as soon as it reads it. Best effort:
+    // without the mark that refresh goes through and only the message below helps, which beats a 500.
+    await options.stepUpMarks?.mark(verified.grantId, wanted).catch((error: unknown) => {
+      request.log.warn({ err: error }, 'Could not record a step-up mark; the refusal is sent without it');
+    });
+    const lacking = `needs ${missing.join(', ')}, which this connection was not granted.`;
+    // The header's description holds nothing the client sent: a resource URI may not be valid header text.
+    const description = `This request ${lacking}`;
     reply.header(
       'www-authenticate',
       bearerChallenge({
         error: 'insufficient_scope',
         errorDescription: description,
-        scope: wanted,
+        scope: wanted.join(' '),
         resourceMetadata,
       }),
     );
@@ -292,10 +362,32 @@ async function streamableHttp(app: FastifyInstance, options: McpRouteOptions): P
       403,
       id,
       jsonRpcErrorCodes.insufficientScope,
-      `insufficient_scope: ${description} Ask the person to reconnect Innkeep and allow it; the tool stays listed.`,
+      `insufficient_scope: ${subjectOf(message)} ${lacking} ${stepUpInstruction(missing)}`,
       { missing },
     );
   }
+}
+
+/** What `message` asks to use, as the insufficient_scope description names it. */
+function subjectOf(message: unknown): string {
+  const { method, params } = (message ?? {}) as { method?: unknown; params?: Record<string, unknown> };
+  const named = (field: string) => String(params?.[field] ?? '').slice(0, 200);
+  if (method === 'tools/call') return `The tool ${named('name')}`;
+  if (method === 'resources/read') return `Reading ${named('uri')}`;
+  if (method === 'prompts/get') return `The prompt ${named('name')}`;
+  return 'This request';
+}
+
+/**
+ * What the person does when their client did not ask for the scopes by itself: reconnect, and tick each
+ * one on the consent page, named as the page names it.
+ */
+function stepUpInstruction(missing: readonly Scope[]): string {
+  const named = missing.map(
+    (scope) => `${scope} (“${scopeCatalogue.find((entry) => entry.scope === scope)?.grants ?? scope}”)`,
+  );
+  const list = named.length === 1 ? named.join('') : `${named.slice(0, -1).join(', ')} and ${named.at(-1)}`;
+  return `Reconnect Innkeep in the assistant and, on Innkeep's consent page, allow ${list}.`;
 }
 
 /** The acting owner and grant of a verified token. */

@@ -1,7 +1,9 @@
+import compress from '@fastify/compress';
 import {
   type AuthDatabase,
   type AuthNotifications,
   createAccessTokenVerifier,
+  createStepUpMarks,
   mcpResourceUrl,
 } from '@innkeep/auth';
 import type { Clock, InnkeepDomain } from '@innkeep/domain';
@@ -10,6 +12,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import { mcpRoute } from './mcp-route.ts';
+
+const compressAboveBytes = 1024;
 
 /** What {@link mcpService} composes /mcp from. */
 export interface McpServiceOptions {
@@ -38,8 +42,9 @@ export interface McpServiceOptions {
 
 /**
  * /mcp as every Innkeep app serves it: the token verifier (closed with the app) and {@link mcpRoute}, which
- * registers the resource server of `${baseUrl}/mcp` and its protected resource metadata. One composition,
- * so the full server and the /mcp-only app cannot drift.
+ * registers the resource server of `${baseUrl}/mcp` and its protected resource metadata, with answers over
+ * 1 KB compressed (gzip, deflate or brotli) for clients that accept it. One composition, so the full server
+ * and the /mcp-only app cannot drift.
  */
 export async function mcpService(app: FastifyInstance, options: McpServiceOptions): Promise<void> {
   const verifier = createAccessTokenVerifier({
@@ -56,6 +61,8 @@ export async function mcpService(app: FastifyInstance, options: McpServiceOption
           },
   });
   app.addHook('onClose', () => verifier.close());
+  // Answers over 1 KB go compressed to a client that accepts it: tools/list is tens of kilobytes.
+  await app.register(compress, { threshold: compressAboveBytes });
   await app.register(mcpRoute, {
     dispatcher: {
       domain: options.domain,
@@ -70,5 +77,6 @@ export async function mcpService(app: FastifyInstance, options: McpServiceOption
     redis: options.redis,
     rateLimit: options.rateLimit,
     onRateLimited: options.onRateLimited,
+    stepUpMarks: createStepUpMarks(options.db, options.clock),
   });
 }

@@ -86,6 +86,17 @@ describe('the MCP Inspector CLI (2.12.0) against /mcp with a bearer header', () 
     expect(getListing?.annotations?.readOnlyHint).toBe(true);
   });
 
+  it('finds no schema portability problem in the catalogue with --strict: 0 errors, 0 warnings', async () => {
+    // In JSON format, --strict adds `schemaFindings` beside the result when its schema lint finds anything
+    // (type arrays, untyped schemas, remote $refs, …), and prints each finding on stderr.
+    const run = await inspect(['--method', 'tools/list', '--strict', '--format', 'json'], token);
+    expect(run.code, run.stderr).toBe(0);
+    const envelope = JSON.parse(run.stdout) as { result: { tools: unknown[] }; schemaFindings?: unknown };
+    expect(envelope.result.tools).toHaveLength(toolCatalogue.length);
+    expect(envelope.schemaFindings).toBeUndefined();
+    expect(run.stderr).not.toMatch(/warning|error/i);
+  });
+
   it('pages listings with list_listings and reads one with get_listing', async () => {
     const page = await inspect(
       ['--method', 'tools/call', '--tool-name', 'list_listings', '--tool-arg', 'limit=2'],

@@ -1,6 +1,5 @@
 import { obtainAccessToken } from '@innkeep/auth/testing';
-import { allScopes } from '@innkeep/domain';
-import { toolCatalogue } from '@innkeep/mcp-tools';
+import { mcpFirstConnectionScopes, mcpSurfaceScopes, toolCatalogue } from '@innkeep/mcp-tools';
 import { testDatabaseKinds } from '@innkeep/storage/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -17,6 +16,7 @@ import {
   startApp,
   tokenFor,
 } from './support/mcp-world.ts';
+import { toolErrorIn } from './support/tool-error.ts';
 
 describe.each(testDatabaseKinds)('/mcp over HTTP with real OAuth tokens on %s', (kind) => {
   let world: McpWorld;
@@ -48,9 +48,10 @@ describe.each(testDatabaseKinds)('/mcp over HTTP with real OAuth tokens on %s', 
   });
 
   describe('authentication (401)', () => {
-    const challenge = () => `Bearer scope="${allScopes.join(' ')}", resource_metadata="${metadataUrl}"`;
+    const challenge = () =>
+      `Bearer scope="${mcpFirstConnectionScopes.join(' ')}", resource_metadata="${metadataUrl}"`;
 
-    it('answers no token with a challenge naming the resource metadata and the scopes', async () => {
+    it('answers no token with a challenge naming the resource metadata and the read scopes tools use', async () => {
       const reply = await post(server.mcpUrl, rpc('tools/list', {}, 'a1'));
       expect(reply.status).toBe(401);
       expect(reply.headers.get('www-authenticate')).toBe(challenge());
@@ -63,6 +64,20 @@ describe.each(testDatabaseKinds)('/mcp over HTTP with real OAuth tokens on %s', 
         resource: `${server.baseUrl}/mcp`,
         authorization_servers: [server.baseUrl],
       });
+    });
+
+    it('lists as supported exactly the scopes tools, resources and prompts use, and asks first for reads', async () => {
+      const metadata = (await (await fetch(metadataUrl)).json()) as { scopes_supported: string[] };
+      expect(metadata.scopes_supported).toEqual(mcpSurfaceScopes);
+      for (const unused of ['webhooks:manage', 'locks:read', 'locks:write', 'listingGroups:write']) {
+        expect(metadata.scopes_supported).not.toContain(unused);
+      }
+      expect(metadata.scopes_supported).not.toContain('offline_access');
+      expect(metadata.scopes_supported).toEqual(
+        expect.arrayContaining(['calendar:write', 'reservations:write', 'messages:write']),
+      );
+      expect(mcpFirstConnectionScopes).toEqual(mcpSurfaceScopes.filter((scope) => scope.endsWith(':read')));
+      expect(mcpFirstConnectionScopes).toContain('listingGroups:read');
     });
 
     it('treats authToken and apiKey headers as no credential, and says so', async () => {
@@ -205,13 +220,17 @@ describe.each(testDatabaseKinds)('/mcp over HTTP with real OAuth tokens on %s', 
       );
       expect(reply.status).toBe(403);
       expect(reply.headers.get('www-authenticate')).toBe(
-        'Bearer error="insufficient_scope", error_description="This request needs listings:read, which was not granted.", ' +
+        'Bearer error="insufficient_scope", error_description="This request needs listings:read, which this connection was not granted.", ' +
           `scope="user:read listings:read", resource_metadata="${metadataUrl}"`,
       );
       const body = reply.body as { id: string; error: { code: number; message: string; data: unknown } };
       expect(body.id).toBe('scope-1');
       expect(body.error.code).toBe(-32011);
-      expect(body.error.message).toMatch(/^insufficient_scope/);
+      expect(body.error.message).toBe(
+        'insufficient_scope: The tool get_listing needs listings:read, which this connection was not granted. ' +
+          "Reconnect Innkeep in the assistant and, on Innkeep's consent page, allow listings:read " +
+          '(“See your listings and their settings”).',
+      );
       expect(body.error.data).toEqual({ missing: ['listings:read'] });
     });
 
@@ -250,19 +269,15 @@ describe.each(testDatabaseKinds)('/mcp over HTTP with real OAuth tokens on %s', 
     it('answers bad input and unknown records with 200 and a tool error the model can act on', async () => {
       const bad = await post(server.mcpUrl, rpc('tools/call', { name: 'get_listing', arguments: {} }), token);
       expect(bad.status).toBe(200);
-      expect(bad.body).toMatchObject({
-        result: { isError: true, structuredContent: { error: { code: 'invalid_argument' } } },
-      });
+      expect(toolErrorIn((bad.body as { result: unknown }).result).code).toBe('invalid_argument');
       const missing = await post(
         server.mcpUrl,
         rpc('tools/call', { name: 'get_listing', arguments: { listingId: 'lst_missing' } }),
         token,
       );
-      expect(missing.body).toMatchObject({
-        result: {
-          isError: true,
-          structuredContent: { error: { code: 'not_found', message: expect.any(String) } },
-        },
+      expect(toolErrorIn((missing.body as { result: unknown }).result)).toMatchObject({
+        code: 'not_found',
+        message: expect.any(String),
       });
     });
 

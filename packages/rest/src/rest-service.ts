@@ -1,3 +1,4 @@
+import compress from '@fastify/compress';
 import {
   type AuthDatabase,
   type AuthNotifications,
@@ -37,11 +38,14 @@ export interface RestServiceOptions {
   readonly onRateLimited?: ((request: FastifyRequest) => void) | undefined;
 }
 
+const compressAboveBytes = 1024;
+
 /**
  * /api as every Innkeep app serves it: the Bearer token verifier of `${baseUrl}/api` and the authToken and
  * apiKey lookups (cached where notifications reach every instance; closed with the app), and `restApi`
- * with every route of the catalogue, failures logged with the reference id the caller is shown. One
- * composition, so the full server and the REST-only app cannot drift.
+ * with every route of the catalogue, failures logged with the reference id the caller is shown; answers over
+ * 1 KB compressed (gzip, deflate or brotli) for clients that accept it. One composition, so the full server
+ * and the REST-only app cannot drift.
  */
 export async function restService(app: FastifyInstance, options: RestServiceOptions): Promise<void> {
   const cache =
@@ -64,6 +68,9 @@ export async function restService(app: FastifyInstance, options: RestServiceOpti
     await verifier.close();
     await cachedIdentity?.close();
   });
+  // Lists of reservations and the OpenAPI document run to hundreds of kilobytes; a client that accepts a
+  // compressed answer gets one.
+  await app.register(compress, { threshold: compressAboveBytes });
   await app.register(restApi, {
     routes: restRoutes,
     domain: options.domain,

@@ -131,11 +131,14 @@ export async function interactionRoutes(
     error?: string,
   ): Promise<FastifyReply> {
     const { asked, held } = await scopesOf(interaction);
+    const allowedBefore = new Set<string>(
+      await consents.allowedScopes(principal.userId, String(interaction.params.client_id)),
+    );
     const page = renderConsentPage({
       clientName: await clientNameOf(interaction),
       redirectUri: String(interaction.params.redirect_uri ?? ''),
       signedInAs: principal.email,
-      scopes: consentScopes(asked, held),
+      scopes: consentScopes(asked, held, allowedBefore),
       confirmAction: paths(interaction.uid).confirm,
       abortAction: paths(interaction.uid).abort,
       csrfToken: csrfTokenForForm(request, reply, csrfOptions),

@@ -28,6 +28,11 @@ export interface ConsentScope {
   readonly grants: string;
   /** True when the app already holds it (it is shown, not asked again). */
   readonly alreadyAllowed: boolean;
+  /**
+   * True when it is asked for and the person allowed it to this app before, in a connection still in force;
+   * false for a scope newly asked for. (A client that steps up asks for all it had again, plus what is new.)
+   */
+  readonly allowedBefore: boolean;
 }
 
 /** The consent step: which app, where it sends you back, and what it may do. */
@@ -43,6 +48,10 @@ export function renderConsentPage(page: {
 }): string {
   const asked = page.scopes.filter((entry) => !entry.alreadyAllowed);
   const held = page.scopes.filter((entry) => entry.alreadyAllowed);
+  const askedAgain = asked.filter((entry) => entry.allowedBefore);
+  const askedNew = asked.filter((entry) => !entry.allowedBefore);
+  // Only an app asking for more than it had gets the new part set apart; a first connection is one list.
+  const widening = held.length > 0 || askedAgain.length > 0;
   const body = html`<h1>Connect ${page.clientName} to Innkeep?</h1>
 <p class="lead">An app calling itself <strong>${page.clientName}</strong> wants to use your Innkeep account. The name
 is chosen by the app; check where it sends you back before you allow it.</p>
@@ -51,19 +60,23 @@ ${page.error === undefined ? null : html`<p class="error" role="alert">${page.er
 <form method="post" action="${page.confirmAction}">
 <input type="hidden" name="csrf" value="${page.csrfToken}">
 ${
-  asked.length === 0
+  askedNew.length === 0
     ? null
     : html`<fieldset>
-<legend>Allow it to:</legend>
-<ul class="scopes">
-${asked.map(
-  (
-    entry,
-  ) => html`<li><label><input type="checkbox" name="scope" value="${entry.scope}" checked> ${entry.grants}
-<code>${entry.scope}</code></label></li>
-`,
-)}</ul>
+<legend>${widening ? 'New: it also asks to' : 'Allow it to:'}</legend>
+<ul class="${widening ? 'scopes new' : 'scopes'}">
+${askedNew.map(scopeCheckbox)}</ul>
 <p class="hint">Untick anything you do not want to give.</p>
+</fieldset>`
+}
+${
+  askedAgain.length === 0
+    ? null
+    : html`<fieldset>
+<legend>Allowed before, still asked for:</legend>
+<ul class="scopes again">
+${askedAgain.map(scopeCheckbox)}</ul>
+<p class="hint">Untick any of these to take it back from this connection.</p>
 </fieldset>`
 }
 ${
@@ -84,6 +97,13 @@ ${held.map(
 </form>
 <p class="hint">You can disconnect it at any time under <a href="/settings/apps">Connected apps</a>.</p>`;
   return renderPage({ title: `Connect ${page.clientName}`, body, signedInAs: page.signedInAs });
+}
+
+/** One asked-for scope: a ticked checkbox with what it allows in plain words. */
+function scopeCheckbox(entry: ConsentScope): SafeHtml {
+  return html`<li><label><input type="checkbox" name="scope" value="${entry.scope}" checked> ${entry.grants}
+<code>${entry.scope}</code></label></li>
+`;
 }
 
 /** Shown to a team member who tries to connect an assistant; the app is told `access_denied`. */
@@ -131,11 +151,23 @@ maker what this page says.</p>`;
   return renderPage({ title: 'Connection error', body });
 }
 
-/** The scopes of a request, in catalogue order, each marked as asked or already held. */
-export function consentScopes(asked: ReadonlySet<string>, held: ReadonlySet<string>): ConsentScope[] {
+/**
+ * The scopes of a request, in catalogue order, each marked as asked or already held, and an asked one as
+ * allowed to this app before (`allowedBefore`) or new.
+ */
+export function consentScopes(
+  asked: ReadonlySet<string>,
+  held: ReadonlySet<string>,
+  allowedBefore: ReadonlySet<string>,
+): ConsentScope[] {
   return scopeCatalogue
     .filter((entry) => asked.has(entry.scope) || held.has(entry.scope))
-    .map((entry) => ({ scope: entry.scope, grants: entry.grants, alreadyAllowed: !asked.has(entry.scope) }));
+    .map((entry) => ({
+      scope: entry.scope,
+      grants: entry.grants,
+      alreadyAllowed: !asked.has(entry.scope),
+      allowedBefore: asked.has(entry.scope) && allowedBefore.has(entry.scope),
+    }));
 }
 
 // Anyone can register an app under any name; where the browser goes next is the part that cannot lie.

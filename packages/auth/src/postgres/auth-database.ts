@@ -8,6 +8,9 @@ import type { AuthDatabase } from './database.ts';
  */
 export function withAuthTables(db: Kysely<DomainDatabase>): Kysely<AuthDatabase> {
   return db.withTables<
-    Pick<AuthDatabase, 'oidc_model' | 'oauth_consents' | 'login_throttle' | 'web_sessions'>
+    Pick<
+      AuthDatabase,
+      'oidc_model' | 'oauth_consents' | 'login_throttle' | 'web_sessions' | 'oauth_step_up_marks'
+    >
   >();
 }

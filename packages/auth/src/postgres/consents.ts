@@ -1,5 +1,6 @@
-import type { Clock } from '@innkeep/domain';
-import type { Kysely } from 'kysely';
+import { allScopes, type Clock, type Scope } from '@innkeep/domain';
+import { type Kysely, sql } from 'kysely';
+import { grantedScopes } from './connected-apps.ts';
 import type { AuthDatabase, AuthExecutor } from './database.ts';
 
 /**
@@ -11,7 +12,15 @@ export interface ConsentStore {
   rememberedGrantId(userId: string, clientId: string): Promise<string | undefined>;
   /** Remembers `grantId` for (user, client), replacing an earlier decision. */
   remember(userId: string, clientId: string, grantId: string): Promise<void>;
+  /**
+   * What the user has allowed the client in every grant still in force (not disconnected, not expired),
+   * in catalogue order: the consent page tells these apart from what the client newly asks for.
+   */
+  allowedScopes(userId: string, clientId: string): Promise<Scope[]>;
 }
+
+// Each authorization not remembered makes a grant; the newest are enough to know what was allowed before.
+const maxGrantsConsidered = 50;
 
 /** The consent store over `oauth_consents`. */
 export function createConsentStore(db: Kysely<AuthDatabase>, clock: Clock): ConsentStore {
@@ -35,6 +44,22 @@ export function createConsentStore(db: Kysely<AuthDatabase>, clock: Clock): Cons
           conflict.columns(['user_id', 'client_id']).doUpdateSet({ grant_id: grantId, updated_at: now }),
         )
         .execute();
+    },
+
+    async allowedScopes(userId, clientId) {
+      const now = clock.now();
+      const rows = await db
+        .selectFrom('oidc_model')
+        .select('payload')
+        .where('model', '=', 'Grant')
+        .where('account_id', '=', userId)
+        .where(sql<string>`coalesce(client_id, payload->>'clientId')`, '=', clientId)
+        .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+        .orderBy('created_at', 'desc')
+        .limit(maxGrantsConsidered)
+        .execute();
+      const allowed = new Set(rows.flatMap((row) => grantedScopes(row.payload)));
+      return allScopes.filter((scope) => allowed.has(scope));
     },
   };
 }

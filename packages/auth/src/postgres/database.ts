@@ -46,12 +46,23 @@ export interface WebSessionsTable {
   ip_address: string;
 }
 
+/**
+ * A step-up mark: `/mcp` refused a token of the grant for want of scopes, and the grant's next refresh is
+ * refused so that the client authorizes again with `scopes` (space-separated).
+ */
+export interface StepUpMarksTable {
+  grant_id: string;
+  scopes: string;
+  marked_at: Date;
+}
+
 /** The domain's tables plus the authorization server's. */
 export interface AuthDatabase extends DomainDatabase {
   oidc_model: OidcModelTable;
   oauth_consents: OauthConsentsTable;
   login_throttle: LoginThrottleTable;
   web_sessions: WebSessionsTable;
+  oauth_step_up_marks: StepUpMarksTable;
 }
 
 /** A connection or an open transaction over {@link AuthDatabase}. */

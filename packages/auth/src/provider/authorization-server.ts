@@ -9,13 +9,16 @@ import { interactionRoutes } from '../interactions/interaction-routes.ts';
 import { createConsentStore } from '../postgres/consents.ts';
 import type { AuthDatabase } from '../postgres/database.ts';
 import { createLoginThrottle } from '../postgres/login-throttle.ts';
+import { createStepUpMarks } from '../postgres/step-up-marks.ts';
 import { createWebSessionStore } from '../postgres/web-sessions.ts';
 import { sharedOrLocalRateLimitStore } from '../resource-server/shared-or-local-rate-limit-store.ts';
+import type { ClientIdMetadataDocumentOptions } from './client-id-metadata-document.ts';
 import { checkClientRegistration, maxRegistrationBodyBytes } from './client-registration.ts';
 import { codeResourceRefusal } from './code-resource-check.ts';
 import { createOidcProvider, defaultRefreshTokenGraceSeconds } from './oidc-provider.ts';
-import { authorizationScope, canonicalResource } from './resource.ts';
+import { authorizationScope, canonicalResource, mcpResourceUrl } from './resource.ts';
 import type { SigningKey } from './signing-keys.ts';
+import { stepUpRefreshRefusal } from './step-up-refresh-check.ts';
 
 /** What the authorization server is built from; `apps/server` makes them from its configuration. */
 export interface AuthorizationServerOptions {
@@ -43,11 +46,22 @@ export interface AuthorizationServerOptions {
   readonly trustProxy?: boolean | undefined;
   /** Seconds a rotated refresh token still works (default 60). */
   readonly refreshTokenGraceSeconds?: number | undefined;
-  /** Registrations allowed per client address and window (default 20 per 10 minutes). */
+  /**
+   * Dynamic registrations allowed per client address and window (default 3,000 per 10 minutes); counted
+   * in Redis when given, so across instances.
+   */
   readonly registrationRateLimit?: { readonly max: number; readonly timeWindowMs: number } | undefined;
+  /** How Client ID Metadata Documents are fetched; the defaults unless given (tests only). */
+  readonly clientIdMetadataDocuments?: ClientIdMetadataDocumentOptions | undefined;
 }
 
-const defaultRegistrationRateLimit = { max: 20, timeWindowMs: 10 * 60 * 1000 };
+/**
+ * 3,000 dynamic registrations per client address per 10 minutes. Behind a load balancer that is not
+ * trusted for X-Forwarded-For every client shares one address, and a hosted assistant registers one client
+ * per user (some register twice per attempt): 1,000 users connecting in 10 minutes fit with room to spare,
+ * while a script registering in a loop is stopped within seconds.
+ */
+const defaultRegistrationRateLimit = { max: 3_000, timeWindowMs: 10 * 60 * 1000 } as const;
 // Authorization requests and token calls are small; oidc-provider itself stops at 56 KiB.
 const maxTokenBodyBytes = 16 * 1024;
 const corsMaxAgeSeconds = '3600';
@@ -58,9 +72,12 @@ const corsMaxAgeSeconds = '3600';
  *
  * - `GET /.well-known/oauth-authorization-server`, `/.well-known/openid-configuration`: RFC 8414.
  * - `POST /oauth/register`: open dynamic registration (RFC 7591), rate limited per client address.
+ *   A client may instead use the https URL of its Client ID Metadata Document as `client_id`.
  * - `GET /oauth/authorize`: PKCE S256 always; `resource` is `${baseUrl}/mcp` or `${baseUrl}/api`, and without
  *   one the token is valid on both; no scope asks for all.
- * - `POST /oauth/token`, `POST /oauth/token/revoke` (RFC 7009), `GET /oauth/jwks`.
+ * - `POST /oauth/token`, `POST /oauth/token/revoke` (RFC 7009), `GET /oauth/jwks`. The first refresh of a
+ *   grant whose token `/mcp` refused for want of scopes is refused `invalid_grant`, so a client that
+ *   refreshes instead of authorizing again (MCP SDK 1.x) is sent to consent (stepUpRefreshRefusal).
  * - `/oauth/interaction/:uid…`: the sign-in and consent pages.
  *
  * The provider's routes are hijacked and get the raw request, in a scope without body parsing, since the
@@ -91,7 +108,13 @@ export async function authorizationServer(
     clock: options.clock,
     refreshTokenGraceSeconds: options.refreshTokenGraceSeconds ?? defaultRefreshTokenGraceSeconds,
     interactionPolicy: accountSessionPolicy(webSessions),
+    clientIdMetadataDocuments: options.clientIdMetadataDocuments,
   });
+  const stepUpCheck = {
+    provider,
+    marks: createStepUpMarks(options.db, options.clock),
+    mcpResource: mcpResourceUrl(baseUrl),
+  };
   // Hijacked routes skip Fastify's response logging, so the provider's own failures are logged here.
   provider.on('server_error', (_ctx, error) => {
     app.log.error({ err: error }, 'The authorization server failed on a request');
@@ -158,6 +181,14 @@ export async function authorizationServer(
       }
       const wrongResource = await codeResourceRefusal(provider, params);
       if (wrongResource !== undefined) return sendOauthError(reply, 400, 'invalid_target', wrongResource);
+      // A mark that cannot be read refuses nothing: the refresh goes on as it would without step-up.
+      const stepUp = await stepUpRefreshRefusal(stepUpCheck, params, request.headers.authorization).catch(
+        (error: unknown) => {
+          request.log.warn({ err: error }, 'Could not check a refresh for a step-up mark; it proceeds');
+          return undefined;
+        },
+      );
+      if (stepUp !== undefined) return sendOauthError(reply, 400, 'invalid_grant', stepUp);
       handOff(request, reply, Buffer.from(canonical));
     });
 

@@ -81,7 +81,7 @@ export function checkClientRegistration(body: unknown): RegistrationCheck {
     return metadataError(`Send at most ${maxMetadataFields} metadata fields.`);
   }
 
-  const redirectProblem = checkRedirectUris(metadata.redirect_uris);
+  const redirectProblem = redirectUrisProblem(metadata.redirect_uris);
   if (redirectProblem !== undefined) return redirectError(redirectProblem);
   const redirectUris = metadata.redirect_uris as string[];
 
@@ -108,7 +108,12 @@ function innkeepScopes(scope: unknown): readonly string[] {
   return allScopes.filter((name) => named.has(name));
 }
 
-function checkRedirectUris(value: unknown): string | undefined {
+/**
+ * Why `value` is not an acceptable list of redirect URIs (one to {@link maxRedirectUris} absolute URLs, no
+ * fragments, no dangerous schemes, http only on loopback), or undefined when it is. Applies to dynamic
+ * registrations and to Client ID Metadata Documents alike.
+ */
+export function redirectUrisProblem(value: unknown): string | undefined {
   if (!Array.isArray(value) || value.length === 0) {
     return 'redirect_uris is required: a list of the URLs the authorization response may go to.';
   }

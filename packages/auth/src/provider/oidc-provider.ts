@@ -11,6 +11,10 @@ import { renderProviderErrorPage } from '../interactions/pages.ts';
 import type { ConsentStore } from '../postgres/consents.ts';
 import type { AuthDatabase } from '../postgres/database.ts';
 import { createOidcAdapter } from '../postgres/oidc-adapter.ts';
+import {
+  type ClientIdMetadataDocumentOptions,
+  clientIdMetadataDocumentSettings,
+} from './client-id-metadata-document.ts';
 import { registeredScopeField } from './client-registration.ts';
 import { canonicalResource, openIdScopes, resourceNames, resourceUrl } from './resource.ts';
 import type { SigningKey } from './signing-keys.ts';
@@ -45,6 +49,8 @@ export interface OidcProviderOptions {
   readonly refreshTokenGraceSeconds: number;
   /** When the sign-in and consent pages are shown; oidc-provider's base policy unless given. */
   readonly interactionPolicy?: interactionPolicy.DefaultPolicy | undefined;
+  /** How Client ID Metadata Documents are fetched; the defaults unless given (tests only). */
+  readonly clientIdMetadataDocuments?: ClientIdMetadataDocumentOptions | undefined;
 }
 
 /**
@@ -58,6 +64,7 @@ export function createOidcProvider(options: OidcProviderOptions): Provider {
   const resources = resourceNames.map((name) => resourceUrl(options.baseUrl, name));
   const everyResource = options.baseUrl.replace(/\/+$/, '');
   const basePath = new URL(options.baseUrl).pathname.replace(/\/+$/, '');
+  const metadataDocuments = clientIdMetadataDocumentSettings(options.clientIdMetadataDocuments);
 
   const configuration: Configuration = {
     adapter: createOidcAdapter({
@@ -114,6 +121,9 @@ export function createOidcProvider(options: OidcProviderOptions): Provider {
       dPoP: { enabled: false },
       pushedAuthorizationRequests: { enabled: false },
       rpInitiatedLogout: { enabled: false },
+      // A client may name itself by the https URL of its metadata document instead of registering
+      // (MCP 2025-11-25 prefers it to dynamic registration); see clientIdMetadataDocumentSettings.
+      clientIdMetadataDocument: metadataDocuments.feature,
       resourceIndicators: {
         enabled: true,
         // An authorization that names no resource (older clients, Host Tools integrations) is granted for
@@ -135,8 +145,13 @@ export function createOidcProvider(options: OidcProviderOptions): Provider {
             );
           }
           // A client that registered `scope` can ask for, and be granted, no more than that; without a
-          // `scope` parameter it asks for exactly that (PRODUCT.md, Bearer tokens).
-          const allowed = registeredScopes(client) ?? allScopes;
+          // `scope` parameter it asks for exactly that (PRODUCT.md, Bearer tokens). Except on /mcp alone:
+          // MCP clients register the scope they want first and widen it when a call needs more (step-up,
+          // MCP 2025-11-25 "Scope Challenge Handling"), so there it is where they start, not a bound.
+          const mcpOnly =
+            audience === resourceUrl(options.baseUrl, 'mcp') &&
+            !requestedResources(ctx).includes(everyResource);
+          const allowed = (mcpOnly ? undefined : registeredScopes(client)) ?? allScopes;
           assertSomeAllowedScope(ctx, allowed);
           return {
             scope: allowed.join(' '),
@@ -156,6 +171,8 @@ export function createOidcProvider(options: OidcProviderOptions): Provider {
         }
       },
     },
+    fetch: metadataDocuments.fetch,
+    fetchResponseBodyLimits: metadataDocuments.fetchResponseBodyLimits,
     pkce: { required: () => true },
     clientDefaults: {
       grant_types: ['authorization_code', 'refresh_token'],
@@ -234,6 +251,14 @@ function assertSomeAllowedScope(ctx: KoaContextWithOIDC, allowed: readonly strin
       requested.join(' '),
     );
   }
+}
+
+/** The resources the request names, canonical; with none named, oidc-provider has put the default there. */
+function requestedResources(ctx: KoaContextWithOIDC): string[] {
+  const named = ctx.oidc.params?.resource;
+  return (Array.isArray(named) ? named : [named])
+    .filter((value) => typeof value === 'string')
+    .map(canonicalResource);
 }
 
 /** The scopes `client` registered, or undefined when it registered none (it may then ask for any). */

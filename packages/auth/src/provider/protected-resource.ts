@@ -1,4 +1,4 @@
-import { allScopes } from '@innkeep/domain';
+import { allScopes, type Scope } from '@innkeep/domain';
 import { type ResourceName, resourceUrl } from './resource.ts';
 
 /** The OAuth Protected Resource Metadata document (RFC 9728) of one resource server. */
@@ -22,18 +22,19 @@ export function protectedResourceMetadataUrl(baseUrl: string, name: ResourceName
 
 /**
  * What a client reads first: the resource `name` is protected by the authorization server at
- * `authorizationServer` (BASE_URL unless given), with these scopes, and takes tokens only in the
- * Authorization header.
+ * `authorizationServer` (BASE_URL unless given), takes tokens only in the Authorization header, and uses
+ * `scopes` (default every Innkeep scope; never `offline_access`, which is the authorization server's).
  */
 export function protectedResourceMetadata(
   baseUrl: string,
   name: ResourceName = 'mcp',
+  scopes: readonly Scope[] = allScopes,
   authorizationServer: string = baseUrl,
 ): ProtectedResourceMetadata {
   return {
     resource: resourceUrl(baseUrl, name),
     authorization_servers: [authorizationServer.replace(/\/+$/, '')],
-    scopes_supported: [...allScopes],
+    scopes_supported: [...scopes],
     bearer_methods_supported: ['header'],
     resource_name: 'Innkeep',
   };

@@ -127,6 +127,16 @@ export interface ResourceServerOptions {
    * that look there first. Only one resource of a deployment can: `/mcp`'s, since MCP clients do.
    */
   readonly metadataAtWellKnownRoot?: boolean | undefined;
+  /**
+   * The scopes the resource's routes require, which its metadata lists as `scopes_supported`; default every
+   * Innkeep scope (REST's routes use them all).
+   */
+  readonly scopesSupported?: readonly Scope[] | undefined;
+  /**
+   * What a 401 challenge's `scope` asks a client to request; MCP clients take it as the scope of their
+   * authorization. Default: `scopesSupported`.
+   */
+  readonly challengeScopes?: readonly Scope[] | undefined;
 }
 
 /** The seed's limit: 300 requests a minute on one access token. */
@@ -162,7 +172,7 @@ async function resourceServerPlugin(app: FastifyInstance, options: ResourceServe
   }
   const path = `/${options.resource}`;
   const resourceMetadata = protectedResourceMetadataUrl(options.baseUrl, options.resource);
-  const allScopesText = allScopes.join(' ');
+  const challengeScopeText = (options.challengeScopes ?? options.scopesSupported ?? allScopes).join(' ');
   const limit = options.rateLimit ?? defaultResourceRateLimit;
   const servedParty = options.servedParty ?? 'assistants';
   const { authTokens } = options;
@@ -215,7 +225,7 @@ async function resourceServerPlugin(app: FastifyInstance, options: ResourceServe
         ...(invalidToken === undefined
           ? {}
           : { error: 'invalid_token', errorDescription: invalidToken.description }),
-        scope: allScopesText,
+        scope: challengeScopeText,
         resourceMetadata,
       }),
     );
@@ -408,7 +418,7 @@ function callerOfPrincipal(principal: Principal, clientId: string | null): Verif
 
 /** The resource's RFC 9728 document, at each URL clients look for it, CORS open, cacheable for an hour. */
 function serveMetadata(app: FastifyInstance, options: ResourceServerOptions): void {
-  const document = protectedResourceMetadata(options.baseUrl, options.resource);
+  const document = protectedResourceMetadata(options.baseUrl, options.resource, options.scopesSupported);
   const paths = new Set([
     `/.well-known/oauth-protected-resource/${options.resource}`,
     new URL(protectedResourceMetadataUrl(options.baseUrl, options.resource)).pathname,

@@ -8,6 +8,7 @@ import type { Kysely } from 'kysely';
 import { withAuthTables } from '../../src/postgres/auth-database.ts';
 import type { AuthDatabase } from '../../src/postgres/database.ts';
 import { authorizationServer } from '../../src/provider/authorization-server.ts';
+import type { ClientIdMetadataDocumentOptions } from '../../src/provider/client-id-metadata-document.ts';
 import { type ResourceName, resourceUrl } from '../../src/provider/resource.ts';
 import { generateSigningKey, type SigningKey } from '../../src/provider/signing-keys.ts';
 import { createAccessTokenVerifier } from '../../src/resource-server/access-token-verifier.ts';
@@ -164,9 +165,10 @@ export async function startServer(
     baseUrl?: string;
     port?: number;
     refreshTokenGraceSeconds?: number;
-    registrationRateLimit?: { max: number; timeWindowMs: number };
+    registrationRateLimit?: { max: number; timeWindowMs: number } | 'default';
     redis?: Redis;
     resourceServers?: readonly ResourceName[];
+    clientIdMetadataDocuments?: ClientIdMetadataDocumentOptions;
   } = {},
 ): Promise<RunningServer> {
   const port = options.port ?? (await freePort());
@@ -183,10 +185,13 @@ export async function buildServerApp(
   options: {
     baseUrl: string;
     refreshTokenGraceSeconds?: number;
-    registrationRateLimit?: { max: number; timeWindowMs: number };
+    /** `default`: the authorization server's own; unset: 10,000 a minute, more than any test registers. */
+    registrationRateLimit?: { max: number; timeWindowMs: number } | 'default';
     redis?: Redis;
     /** Resource servers mounted next to it, as the apps mount them; each serves its metadata. */
     resourceServers?: readonly ResourceName[];
+    /** How Client ID Metadata Documents are fetched (a test's own https server needs its CA trusted). */
+    clientIdMetadataDocuments?: ClientIdMetadataDocumentOptions;
   },
 ): Promise<FastifyInstance> {
   const app = Fastify({ logger: false });
@@ -201,8 +206,12 @@ export async function buildServerApp(
       ? {}
       : { refreshTokenGraceSeconds: options.refreshTokenGraceSeconds }),
     // Every test registers its own clients from 127.0.0.1; the limit itself is tested on its own.
-    registrationRateLimit: options.registrationRateLimit ?? { max: 10_000, timeWindowMs: 60_000 },
+    registrationRateLimit:
+      options.registrationRateLimit === 'default'
+        ? undefined
+        : (options.registrationRateLimit ?? { max: 10_000, timeWindowMs: 60_000 }),
     redis: options.redis,
+    clientIdMetadataDocuments: options.clientIdMetadataDocuments,
   });
   for (const resource of options.resourceServers ?? []) {
     await app.register(async (scope) => {

@@ -16,6 +16,8 @@ import {
   type McpDispatcher,
   type McpDispatcherDeps,
   type PromptDefinition,
+  presentModernResult,
+  protocolEraOf,
   type ResourceTemplateDefinition,
   type ToolContext,
   type ToolDefinition,
@@ -60,11 +62,12 @@ const noCompletion = { completion: { values: [], total: 0, hasMore: false } };
 
 /**
  * The `wrap` for {@link McpDispatcherDeps}: a dispatcher that answers messages about `fixtures` itself,
- * appends them to Innkeep's lists, and hands everything else to Innkeep's dispatcher unchanged.
+ * appends them to Innkeep's lists, and hands everything else to Innkeep's dispatcher unchanged. Its own
+ * answers to MCP 2026-07-28 requests carry what that revision adds to results, as Innkeep's do.
  */
 export function servingFixtures(
   fixtures: McpFixtures,
-  deps: Pick<McpDispatcherDeps, 'domain' | 'clock' | 'report'>,
+  deps: Pick<McpDispatcherDeps, 'domain' | 'clock' | 'report' | 'serverInfo'>,
 ): (innkeep: McpDispatcher) => McpDispatcher {
   const tools = new Map((fixtures.tools ?? []).map((tool) => [tool.name, tool]));
   const resources = new Map((fixtures.resources ?? []).map((resource) => [resource.uri, resource]));
@@ -144,10 +147,24 @@ export function servingFixtures(
       const own = await innkeep.handle(message, caller);
       if (own === null || !('result' in own)) return own;
       const [key, extra] = list;
-      const entries = (own.result as Record<string, unknown>)[key];
-      return jsonRpcResult(id, { [key]: [...(Array.isArray(entries) ? entries : []), ...extra] });
+      const result = own.result as Record<string, unknown>;
+      const entries = result[key];
+      return jsonRpcResult(id, { ...result, [key]: [...(Array.isArray(entries) ? entries : []), ...extra] });
     }
     const context = contextFor(caller);
+    const answered = await answerFixture(id, method, params, context);
+    if (answered === undefined || answered === null || !('result' in answered)) return answered;
+    if (protocolEraOf(message) === 'legacy') return answered;
+    return jsonRpcResult(id, presentModernResult(method, answered.result as Params, deps.serverInfo));
+  }
+
+  /** The answer about a fixture, as revisions before 2026-07-28 give it; undefined when it is not one. */
+  async function answerFixture(
+    id: string | number,
+    method: string,
+    params: Params,
+    context: ToolContext,
+  ): Promise<Answer | undefined> {
     try {
       switch (method) {
         case 'tools/call': {

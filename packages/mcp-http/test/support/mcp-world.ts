@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import {
   authorizationServer,
   createAccessTokenVerifier,
+  createStepUpMarks,
   generateSigningKey,
   type SigningKey,
   withAuthTables,
@@ -121,7 +122,12 @@ export async function startApp(world: McpWorld, options: AppOptions = {}): Promi
       wrap:
         options.fixtures === undefined
           ? undefined
-          : servingFixtures(options.fixtures, { domain, clock: world.clock, report }),
+          : servingFixtures(options.fixtures, {
+              domain,
+              clock: world.clock,
+              report,
+              serverInfo: innkeepServerInfo,
+            }),
     },
     verifier: createAccessTokenVerifier({
       db,
@@ -131,6 +137,7 @@ export async function startApp(world: McpWorld, options: AppOptions = {}): Promi
     baseUrl,
     rateLimit: options.rateLimit,
     redis: options.redis,
+    stepUpMarks: createStepUpMarks(db, world.clock),
   });
   await app.listen({ port, host: '127.0.0.1' });
   return { app, origin, baseUrl, mcpUrl: `${origin}/mcp` };
