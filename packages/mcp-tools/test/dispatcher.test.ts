@@ -124,9 +124,7 @@ describe('the MCP dispatcher', () => {
         const declared = toolsByName.get(tool.name)?.annotations;
         // A read-only tool lists only the hints MCP gives meaning to when readOnlyHint is true.
         expect(tool.annotations).toEqual(
-          declared?.readOnlyHint
-            ? { readOnlyHint: true, openWorldHint: declared.openWorldHint }
-            : declared,
+          declared?.readOnlyHint ? { readOnlyHint: true, openWorldHint: declared.openWorldHint } : declared,
         );
       }
       const listListings = tools.find((tool) => tool.name === 'list_listings');
