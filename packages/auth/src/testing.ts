@@ -1,6 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { domainMigrations } from '@innkeep/storage';
 import { openTestDatabase, type TestDatabase, type TestDatabaseKind } from '@innkeep/storage/testing';
+// Types only: the SDK is a devDependency, and nothing of it runs here.
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
 import { authMigrations } from './postgres/migrations/index.ts';
 import { type ResourceName, resourceUrl } from './provider/resource.ts';
 
@@ -328,4 +335,126 @@ export async function obtainAccessToken(request: AccessTokenRequest): Promise<Ob
     scope: String(token.body.scope),
     expiresIn: Number(token.body.expires_in),
   };
+}
+
+/** How an {@link SdkOauthClient} presents itself, and how the person's browser goes about it. */
+export interface SdkOauthClientOptions {
+  /** The person who signs in when asked and allows everything the consent page offers. */
+  readonly person: { readonly email: string; readonly password: string };
+  /** The `client_name` it registers with. */
+  readonly clientName: string;
+  /** Where the authorization server sends the browser back. */
+  readonly redirectUrl: string;
+  /**
+   * The https URL of its Client ID Metadata Document: where the server supports those, the SDK uses it as
+   * the client_id instead of registering.
+   */
+  readonly clientMetadataUrl?: string;
+  /** The `state` of every authorization request; without one the SDK sends none. */
+  readonly state?: string;
+  /**
+   * Whether it implements `invalidateCredentials`, with which the SDK drops what the server refused
+   * (everything after `invalid_client`, the tokens after `invalid_grant`) and starts over. Default: no.
+   */
+  readonly invalidatesCredentials?: boolean;
+  /**
+   * The person's browser for every authorization, so a second one finds them signed in; default: a new
+   * browser for each, as if signed out.
+   */
+  readonly browser?: Browser;
+  /**
+   * Whether the browser goes on to the redirect URL, as a real one does, for a test that listens there;
+   * default: it stops at the redirect, of which {@link SdkOauthClient.callback} reads the code.
+   */
+  readonly followsRedirect?: boolean;
+}
+
+/** One trip through the browser: the authorization URL the SDK handed over, and what came of it. */
+export interface SdkAuthorization {
+  readonly url: URL;
+  readonly outcome: AuthorizationOutcome;
+}
+
+/**
+ * The MCP SDK client's OAuth side, kept in memory, whose "browser" is a person signing in and answering the
+ * consent page over real HTTP. Typed against the v1 SDK (`@modelcontextprotocol/sdk`); the v2 client's
+ * provider interface accepts it too. It records every authorization, for tests to check what was asked for
+ * and what the consent page showed.
+ */
+export class SdkOauthClient implements OAuthClientProvider {
+  information: OAuthClientInformationMixed | undefined;
+  saved: OAuthTokens | undefined;
+  verifier = '';
+  readonly authorizations: SdkAuthorization[] = [];
+  readonly clientMetadataUrl: string | undefined;
+  // Set only when the options ask for them: the SDK changes course on whether a provider has them at all.
+  readonly state?: () => string;
+  readonly invalidateCredentials?: (scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery') => void;
+  readonly #options: SdkOauthClientOptions;
+
+  constructor(options: SdkOauthClientOptions) {
+    this.#options = options;
+    this.clientMetadataUrl = options.clientMetadataUrl;
+    const { state } = options;
+    if (state !== undefined) this.state = () => state;
+    if (options.invalidatesCredentials === true) {
+      this.invalidateCredentials = (scope) => {
+        if (scope === 'all' || scope === 'tokens') this.saved = undefined;
+        if (scope === 'all' || scope === 'client') this.information = undefined;
+        if (scope === 'all' || scope === 'verifier') this.verifier = '';
+      };
+    }
+  }
+
+  get redirectUrl(): string {
+    return this.#options.redirectUrl;
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    return {
+      client_name: this.#options.clientName,
+      redirect_uris: [this.#options.redirectUrl],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    };
+  }
+
+  /** The redirect back to the client of the latest authorization: its code, state and iss. */
+  get callback(): URLSearchParams {
+    const latest = this.authorizations.at(-1);
+    if (latest === undefined) throw new Error('no authorization happened');
+    return latest.outcome.redirect.searchParams;
+  }
+
+  clientInformation(): OAuthClientInformationMixed | undefined {
+    return this.information;
+  }
+
+  saveClientInformation(information: OAuthClientInformationMixed): void {
+    this.information = information;
+  }
+
+  tokens(): OAuthTokens | undefined {
+    return this.saved;
+  }
+
+  saveTokens(tokens: OAuthTokens): void {
+    this.saved = tokens;
+  }
+
+  saveCodeVerifier(codeVerifier: string): void {
+    this.verifier = codeVerifier;
+  }
+
+  codeVerifier(): string {
+    return this.verifier;
+  }
+
+  async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
+    const browser = this.#options.browser ?? new Browser();
+    const outcome = await authorizeInBrowser(browser, authorizationUrl.href, this.#options.person);
+    this.authorizations.push({ url: authorizationUrl, outcome });
+    if (this.#options.followsRedirect === true) await browser.get(outcome.redirect.href);
+  }
 }

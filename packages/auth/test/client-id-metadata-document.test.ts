@@ -9,20 +9,14 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type {
-  OAuthClientInformationMixed,
-  OAuthClientMetadata,
-  OAuthTokens,
-} from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isSpecialUseAddress } from '../src/provider/client-id-metadata-document.ts';
 import { createAccessTokenVerifier } from '../src/resource-server/access-token-verifier.ts';
 import { resourceServer } from '../src/resource-server/resource-server.ts';
+import { SdkOauthClient } from '../src/testing.ts';
 import {
-  authorizeInBrowser,
   authorizeUrl,
-  Browser,
   buildServerApp,
   createOwner,
   freePort,
@@ -186,67 +180,6 @@ async function startServerWithMcp(
   return { app, origin, baseUrl: origin };
 }
 
-/**
- * The MCP SDK client's OAuth side with a Client ID Metadata Document URL; its "browser" is the person
- * signing in and approving the consent page, and the code is read from the redirect.
- */
-class MetadataDocumentClient {
-  information: OAuthClientInformationMixed | undefined;
-  saved: OAuthTokens | undefined;
-  verifier = '';
-  authorizationUrl: URL | undefined;
-  consentOffered: string[] | undefined;
-  code = '';
-  readonly clientMetadataUrl: string;
-  readonly redirectUrl: string;
-  readonly #user: TestUser;
-
-  constructor(clientMetadataUrl: string, redirectUrl: string, user: TestUser) {
-    this.clientMetadataUrl = clientMetadataUrl;
-    this.redirectUrl = redirectUrl;
-    this.#user = user;
-  }
-
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: 'Hosted assistant',
-      redirect_uris: [this.redirectUrl],
-      token_endpoint_auth_method: 'none',
-    };
-  }
-
-  clientInformation() {
-    return this.information;
-  }
-
-  saveClientInformation(information: OAuthClientInformationMixed): void {
-    this.information = information;
-  }
-
-  tokens() {
-    return this.saved;
-  }
-
-  saveTokens(tokens: OAuthTokens): void {
-    this.saved = tokens;
-  }
-
-  saveCodeVerifier(codeVerifier: string): void {
-    this.verifier = codeVerifier;
-  }
-
-  codeVerifier(): string {
-    return this.verifier;
-  }
-
-  async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
-    this.authorizationUrl = authorizationUrl;
-    const outcome = await authorizeInBrowser(new Browser(), authorizationUrl.href, this.#user);
-    this.consentOffered = outcome.offered;
-    this.code = outcome.redirect.searchParams.get('code') ?? '';
-  }
-}
-
 const redirectUri = 'http://127.0.0.1:48123/callback';
 
 /** A valid document for `url`, with `overrides`. */
@@ -308,7 +241,14 @@ describe('Client ID Metadata Documents', () => {
 
   it('let the MCP SDK client connect with its document URL: consent, PKCE code, token, then a tool call', async () => {
     const documentUrl = documents.serve('/clients/assistant.json', (url) => ({ document: documentFor(url) }));
-    const client = new MetadataDocumentClient(documentUrl, redirectUri, owner);
+    // Its "browser" is the person signing in and approving the consent page; the code is read from the
+    // redirect.
+    const client = new SdkOauthClient({
+      person: owner,
+      clientName: 'Hosted assistant',
+      redirectUrl: redirectUri,
+      clientMetadataUrl: documentUrl,
+    });
     const mcpUrl = new URL(`${server.baseUrl}/mcp`);
 
     const first = new StreamableHTTPClientTransport(mcpUrl, { authProvider: client });
@@ -317,13 +257,15 @@ describe('Client ID Metadata Documents', () => {
     );
     // The client named itself by its document instead of registering, and the server read the document.
     expect(client.information?.client_id).toBe(documentUrl);
-    expect(client.authorizationUrl?.searchParams.get('client_id')).toBe(documentUrl);
-    expect(client.authorizationUrl?.searchParams.get('code_challenge_method')).toBe('S256');
+    const [authorization] = client.authorizations;
+    expect(authorization?.url.searchParams.get('client_id')).toBe(documentUrl);
+    expect(authorization?.url.searchParams.get('code_challenge_method')).toBe('S256');
     expect(documents.requested).toContain('/clients/assistant.json');
-    expect(client.consentOffered?.length).toBeGreaterThan(0);
-    expect(client.code).not.toBe('');
+    expect(authorization?.outcome.offered?.length).toBeGreaterThan(0);
+    const code = client.callback.get('code') ?? '';
+    expect(code).not.toBe('');
 
-    await first.finishAuth(client.code);
+    await first.finishAuth(code);
     expect(client.saved).toMatchObject({ token_type: 'Bearer' });
 
     const mcp = new Client({ name: 'hosted', version: '1.0.0' });

@@ -1,20 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import { allScopes } from '@innkeep/domain';
 import { testDatabaseKinds } from '@innkeep/storage/testing';
-import { auth, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import type {
-  OAuthClientInformationMixed,
-  OAuthClientMetadata,
-  OAuthTokens,
-} from '@modelcontextprotocol/sdk/shared/auth.js';
+import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type AccessTokenVerifier,
   createAccessTokenVerifier,
 } from '../src/resource-server/access-token-verifier.ts';
+import { SdkOauthClient } from '../src/testing.ts';
 import {
-  authorizeInBrowser,
-  Browser,
   createOwner,
   freePort,
   type OauthWorld,
@@ -29,98 +23,17 @@ import {
 async function startCallbackListener(): Promise<{
   server: Server;
   redirectUrl: string;
-  next(): Promise<URL>;
+  /** Every URL the browser landed on, in order. */
+  received: URL[];
 }> {
   const port = await freePort();
-  const waiting: ((url: URL) => void)[] = [];
+  const received: URL[] = [];
   const server = createServer((request, response) => {
-    const url = new URL(request.url ?? '/', `http://127.0.0.1:${port}`);
+    received.push(new URL(request.url ?? '/', `http://127.0.0.1:${port}`));
     response.writeHead(200, { 'content-type': 'text/plain' }).end('You can close this window.');
-    waiting.shift()?.(url);
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  return {
-    server,
-    redirectUrl: `http://127.0.0.1:${port}/callback`,
-    next: () => new Promise<URL>((resolve) => waiting.push(resolve)),
-  };
-}
-
-/**
- * The MCP SDK's client side, kept in memory, whose "browser" is a person signing in and approving
- * the consent page over HTTP, then landing on the client's loopback listener.
- */
-class TestOauthClient implements OAuthClientProvider {
-  information: OAuthClientInformationMixed | undefined;
-  saved: OAuthTokens | undefined;
-  verifier = '';
-  authorizationUrl: URL | undefined;
-  callback: URL | undefined;
-  readonly #redirectUrl: string;
-  readonly #user: TestUser;
-  readonly #listener: { next(): Promise<URL> };
-
-  constructor(redirectUrl: string, user: TestUser, listener: { next(): Promise<URL> }) {
-    this.#redirectUrl = redirectUrl;
-    this.#user = user;
-    this.#listener = listener;
-  }
-
-  get redirectUrl(): string {
-    return this.#redirectUrl;
-  }
-
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: 'SDK end-to-end',
-      redirect_uris: [this.#redirectUrl],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-    };
-  }
-
-  state(): string {
-    return 'sdk-state-1';
-  }
-
-  clientInformation() {
-    return this.information;
-  }
-
-  saveClientInformation(information: OAuthClientInformationMixed): void {
-    this.information = information;
-  }
-
-  tokens() {
-    return this.saved;
-  }
-
-  saveTokens(tokens: OAuthTokens): void {
-    this.saved = tokens;
-  }
-
-  invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): void {
-    if (scope === 'all' || scope === 'tokens') this.saved = undefined;
-    if (scope === 'all' || scope === 'client') this.information = undefined;
-  }
-
-  saveCodeVerifier(codeVerifier: string): void {
-    this.verifier = codeVerifier;
-  }
-
-  codeVerifier(): string {
-    return this.verifier;
-  }
-
-  async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
-    this.authorizationUrl = authorizationUrl;
-    const browser = new Browser();
-    const outcome = await authorizeInBrowser(browser, authorizationUrl.href, this.#user);
-    const arrived = this.#listener.next();
-    await browser.get(outcome.redirect.href);
-    this.callback = await arrived;
-  }
+  return { server, redirectUrl: `http://127.0.0.1:${port}/callback`, received };
 }
 
 describe.each(testDatabaseKinds)('the MCP SDK client against the authorization server on %s', (kind) => {
@@ -149,20 +62,30 @@ describe.each(testDatabaseKinds)('the MCP SDK client against the authorization s
   });
 
   it('discovers, registers, authorizes, exchanges, refreshes with rotation, and revokes', async () => {
-    const client = new TestOauthClient(listener.redirectUrl, owner, listener);
+    // The client's "browser" is the person signing in and approving the consent page over HTTP, then
+    // landing on the client's loopback listener.
+    const client = new SdkOauthClient({
+      person: owner,
+      clientName: 'SDK end-to-end',
+      redirectUrl: listener.redirectUrl,
+      state: 'sdk-state-1',
+      invalidatesCredentials: true,
+      followsRedirect: true,
+    });
     const serverUrl = `${server.baseUrl}/mcp`;
 
     // Discovery → dynamic registration → authorization in the browser → back on the loopback listener.
     expect(await auth(client, { serverUrl })).toBe('REDIRECT');
     expect(client.information?.client_id).toEqual(expect.any(String));
     expect(client.information).not.toHaveProperty('client_secret');
-    const request = client.authorizationUrl?.searchParams;
+    const request = client.authorizations[0]?.url.searchParams;
     expect(request?.get('code_challenge_method')).toBe('S256');
     expect(request?.get('resource')).toBe(serverUrl);
     expect(request?.get('scope')).toBe(allScopes.join(' '));
-    expect(client.callback?.searchParams.get('state')).toBe('sdk-state-1');
-    expect(client.callback?.searchParams.get('iss')).toBe(server.baseUrl);
-    const code = client.callback?.searchParams.get('code') ?? '';
+    const callback = listener.received.at(-1)?.searchParams;
+    expect(callback?.get('state')).toBe('sdk-state-1');
+    expect(callback?.get('iss')).toBe(server.baseUrl);
+    const code = callback?.get('code') ?? '';
     expect(code).not.toBe('');
 
     // Code → tokens.
@@ -195,7 +118,8 @@ describe.each(testDatabaseKinds)('the MCP SDK client against the authorization s
     // The SDK notices its refresh token is dead and starts over, keeping its registration.
     expect(await auth(client, { serverUrl })).toBe('REDIRECT');
     expect(client.information?.client_id).toBe(clientId);
-    const again = client.callback?.searchParams.get('code') ?? '';
+    expect(listener.received).toHaveLength(2);
+    const again = listener.received.at(-1)?.searchParams.get('code') ?? '';
     expect(await auth(client, { serverUrl, authorizationCode: again })).toBe('AUTHORIZED');
     const third = client.saved;
     expect(await verifier.verify(third?.access_token ?? '')).not.toBeNull();

@@ -67,48 +67,67 @@ async function failuresIn(results: string): Promise<Record<string, string>> {
   return Object.fromEntries(failures);
 }
 
-describe('the MCP conformance suite (0.1.16, server mode) against /mcp', () => {
-  let world: McpWorld;
-  let server: RunningApp;
-  let proxy: TokenProxy;
-  let results: string;
+/** A server with the conformance fixtures behind a token proxy, and a directory for the suite's results. */
+interface ConformanceTarget {
+  world: McpWorld;
+  server: RunningApp;
+  proxy: TokenProxy;
+  results: string;
+}
 
+/**
+ * Sets up a {@link ConformanceTarget} before the tests of the calling describe and takes it down after them;
+ * its fields are there once the describe's tests run.
+ */
+function useConformanceTarget(resultsPrefix: string): ConformanceTarget {
+  const target = {} as ConformanceTarget;
   beforeAll(async () => {
-    world = await openMcpWorld('pglite');
-    server = await startApp(world, { fixtures: conformanceFixtures });
+    target.world = await openMcpWorld('pglite');
+    target.server = await startApp(target.world, { fixtures: conformanceFixtures });
     // The suite cannot send credentials: a real token, obtained through the OAuth flow, rides on every
     // request through a proxy in front of the server.
-    proxy = await startTokenProxy(server.origin, await tokenFor(server, await demoOwner(world)));
-    results = await mkdtemp(join(tmpdir(), 'innkeep-conformance-'));
+    const token = await tokenFor(target.server, await demoOwner(target.world));
+    target.proxy = await startTokenProxy(target.server.origin, token);
+    target.results = await mkdtemp(join(tmpdir(), resultsPrefix));
   }, 120_000);
 
   afterAll(async () => {
-    await proxy?.close();
-    await server?.app.close();
-    await world?.close();
-    if (results !== undefined) await rm(results, { recursive: true, force: true });
+    await target.proxy?.close();
+    await target.server?.app.close();
+    await target.world?.close();
+    if (target.results !== undefined) await rm(target.results, { recursive: true, force: true });
   });
+  return target;
+}
+
+/**
+ * Runs a conformance CLI in server mode against the target's /mcp with `options`, expects it to pass
+ * against its baseline with nothing reported, and returns each failed scenario's messages.
+ */
+async function runSuite(
+  target: ConformanceTarget,
+  cli: string,
+  options: readonly string[],
+  timeoutMs: number,
+): Promise<Record<string, string>> {
+  const run = await runNode(
+    [cli, 'server', '--url', `${target.proxy.origin}/mcp`, ...options, '-o', target.results],
+    timeoutMs,
+  );
+  expect(run.output).toContain('Baseline check passed');
+  expect(run.code, run.output).toBe(0);
+  expect(target.world.reported).toEqual([]);
+  return failuresIn(target.results);
+}
+
+describe('the MCP conformance suite (0.1.16, server mode) against /mcp', () => {
+  const target = useConformanceTarget('innkeep-conformance-');
 
   it('passes every scenario but the baseline of what a stateless JSON server cannot do', async () => {
-    const run = await runNode(
-      [
-        conformanceCli,
-        'server',
-        '--url',
-        `${proxy.origin}/mcp`,
-        '--expected-failures',
-        baseline,
-        '-o',
-        results,
-      ],
-      60_000,
-    );
-    expect(run.output).toContain('Baseline check passed');
-    expect(run.code, run.output).toBe(0);
-    expect(world.reported).toEqual([]);
+    const failures = await runSuite(target, conformanceCli, ['--expected-failures', baseline], 60_000);
 
     // Each scenario of the baseline fails for the reason it is there, not for a fault of the server.
-    expect(await failuresIn(results)).toEqual({
+    expect(failures).toEqual({
       'logging-set-level': expect.stringContaining('no method logging/setLevel'),
       'tools-call-with-logging': expect.stringContaining('no method logging/setLevel'),
       'tools-call-with-progress': expect.stringContaining('Unknown tool test_tool_with_progress'),
@@ -125,9 +144,9 @@ describe('the MCP conformance suite (0.1.16, server mode) against /mcp', () => {
   }, 90_000);
 
   it('serves the fixtures only to a dispatcher given them', async () => {
-    const plain = await startApp(world);
+    const plain = await startApp(target.world);
     try {
-      const token = await tokenFor(plain, await demoOwner(world));
+      const token = await tokenFor(plain, await demoOwner(target.world));
       const called = await post(
         plain.mcpUrl,
         rpc('tools/call', { name: 'test_simple_text', arguments: {} }),
@@ -148,47 +167,17 @@ describe('the MCP conformance suite (0.1.16, server mode) against /mcp', () => {
 });
 
 describe('the MCP conformance suite (0.2.0-alpha.12, --requirements 2026-07-28) against /mcp', () => {
-  let world: McpWorld;
-  let server: RunningApp;
-  let proxy: TokenProxy;
-  let results: string;
-
-  beforeAll(async () => {
-    world = await openMcpWorld('pglite');
-    server = await startApp(world, { fixtures: conformanceFixtures });
-    proxy = await startTokenProxy(server.origin, await tokenFor(server, await demoOwner(world)));
-    results = await mkdtemp(join(tmpdir(), 'innkeep-conformance-2026-'));
-  }, 120_000);
-
-  afterAll(async () => {
-    await proxy?.close();
-    await server?.app.close();
-    await world?.close();
-    if (results !== undefined) await rm(results, { recursive: true, force: true });
-  });
+  const target = useConformanceTarget('innkeep-conformance-2026-');
 
   it('passes every scored check but those needing fixtures that ask the client for something', async () => {
-    const run = await runNode(
-      [
-        modernConformanceCli,
-        'server',
-        '--url',
-        `${proxy.origin}/mcp`,
-        '--requirements',
-        '2026-07-28',
-        '--expected-failures',
-        modernBaseline,
-        '-o',
-        results,
-      ],
+    const failures = await runSuite(
+      target,
+      modernConformanceCli,
+      ['--requirements', '2026-07-28', '--expected-failures', modernBaseline],
       150_000,
     );
-    expect(run.output).toContain('Baseline check passed');
-    expect(run.code, run.output).toBe(0);
-    expect(world.reported).toEqual([]);
 
     // Each baselined check fails for the reason it is there: a fixture Innkeep does not serve.
-    const failures = await failuresIn(results);
     const unknownTool = (name: string) => expect.stringContaining(`Unknown tool ${name}`);
     expect(failures).toMatchObject({
       'server-stateless': expect.stringMatching(

@@ -1,97 +1,29 @@
-import { authorizeInBrowser, Browser } from '@innkeep/auth/testing';
+import { SdkOauthClient } from '@innkeep/auth/testing';
 import { mcpFirstConnectionScopes, toolCatalogue } from '@innkeep/mcp-tools';
 import { testDatabaseKinds } from '@innkeep/storage/testing';
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type {
-  OAuthClientInformationMixed,
-  OAuthClientMetadata,
-  OAuthTokens,
-} from '@modelcontextprotocol/sdk/shared/auth.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  demoOwner,
-  type McpWorld,
-  openMcpWorld,
-  type Person,
-  type RunningApp,
-  startApp,
-} from './support/mcp-world.ts';
+import { demoOwner, type McpWorld, openMcpWorld, type RunningApp, startApp } from './support/mcp-world.ts';
 import { toolErrorIn } from './support/tool-error.ts';
-
-/**
- * An MCP client's OAuth state, kept in memory, whose "browser" is the person signing in and approving the
- * consent page over HTTP; the code is read from the redirect to the client's loopback address.
- */
-class HeadlessOauthClient implements OAuthClientProvider {
-  information: OAuthClientInformationMixed | undefined;
-  saved: OAuthTokens | undefined;
-  verifier = '';
-  authorizationUrl: URL | undefined;
-  code = '';
-  readonly #person: Person;
-
-  constructor(person: Person) {
-    this.#person = person;
-  }
-
-  get redirectUrl(): string {
-    return 'http://127.0.0.1:48999/callback';
-  }
-
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: 'SDK client end to end',
-      redirect_uris: [this.redirectUrl],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-    };
-  }
-
-  clientInformation() {
-    return this.information;
-  }
-
-  saveClientInformation(information: OAuthClientInformationMixed): void {
-    this.information = information;
-  }
-
-  tokens() {
-    return this.saved;
-  }
-
-  saveTokens(tokens: OAuthTokens): void {
-    this.saved = tokens;
-  }
-
-  saveCodeVerifier(codeVerifier: string): void {
-    this.verifier = codeVerifier;
-  }
-
-  codeVerifier(): string {
-    return this.verifier;
-  }
-
-  async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
-    this.authorizationUrl = authorizationUrl;
-    const outcome = await authorizeInBrowser(new Browser(), authorizationUrl.href, this.#person);
-    this.code = outcome.redirect.searchParams.get('code') ?? '';
-  }
-}
 
 describe.each(testDatabaseKinds)('the MCP SDK client against /mcp on %s', (kind) => {
   let world: McpWorld;
   let server: RunningApp;
-  let oauth: HeadlessOauthClient;
+  let oauth: SdkOauthClient;
   let client: Client;
 
   beforeAll(async () => {
     world = await openMcpWorld(kind);
     server = await startApp(world);
-    oauth = new HeadlessOauthClient(await demoOwner(world));
+    // Its "browser" is the person signing in and approving the consent page over HTTP; the code is read
+    // from the redirect to the client's loopback address.
+    oauth = new SdkOauthClient({
+      person: await demoOwner(world),
+      clientName: 'SDK client end to end',
+      redirectUrl: 'http://127.0.0.1:48999/callback',
+    });
     client = new Client({ name: 'sdk-e2e', version: '1.0.0' });
   }, 180_000);
 
@@ -105,11 +37,11 @@ describe.each(testDatabaseKinds)('the MCP SDK client against /mcp on %s', (kind)
     const url = new URL(server.mcpUrl);
     const first = new StreamableHTTPClientTransport(url, { authProvider: oauth });
     await expect(client.connect(first)).rejects.toBeInstanceOf(UnauthorizedError);
-    const asked = oauth.authorizationUrl?.searchParams;
+    const asked = oauth.authorizations[0]?.url.searchParams;
     expect(asked?.get('resource')).toBe(server.mcpUrl);
     expect(asked?.get('scope')).toBe(mcpFirstConnectionScopes.join(' '));
     expect(asked?.get('code_challenge_method')).toBe('S256');
-    await first.finishAuth(oauth.code);
+    await first.finishAuth(oauth.callback.get('code') ?? '');
     expect(oauth.saved?.access_token).toEqual(expect.any(String));
 
     await client.connect(new StreamableHTTPClientTransport(url, { authProvider: oauth }));

@@ -1,29 +1,25 @@
 import {
-  type AuthorizationOutcome,
   authorizeInBrowser,
   authorizeUrl,
   Browser,
   pkcePair,
   registerClient,
+  SdkOauthClient,
+  type SdkOauthClientOptions,
   tokenRequest,
 } from '@innkeep/auth/testing';
 import { mcpFirstConnectionScopes } from '@innkeep/mcp-tools';
 import { testDatabaseKinds } from '@innkeep/storage/testing';
 import {
   Client,
-  type OAuthClientMetadata,
   type OAuthClientProvider,
   type OAuthDiscoveryState,
-  type StoredOAuthClientInformation,
-  type StoredOAuthTokens,
   StreamableHTTPClientTransport,
   UnauthorizedError,
 } from '@modelcontextprotocol/client';
-import type { OAuthClientProvider as V1OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { UnauthorizedError as V1UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -38,157 +34,30 @@ import {
   tokenFor,
 } from './support/mcp-world.ts';
 
-/** One trip through the browser: what the client asked for and what the person saw and answered. */
-interface Authorization {
-  readonly url: URL;
-  readonly outcome: AuthorizationOutcome;
-}
+const redirectUrl = 'http://127.0.0.1:48998/callback';
 
 /**
- * The person's side of an authorization: one browser (so a second authorization finds them signed in),
- * which opens the URL the client hands over, signs in if asked and allows what the consent page offers.
+ * The step-up tests' SDK clients but for what sets the SDKs apart: the person's browser is one for all of a
+ * client's authorizations, so the second finds them signed in.
  */
-class PersonsBrowser {
-  readonly authorizations: Authorization[] = [];
-  readonly #browser = new Browser();
-  readonly #person: Person;
-
-  constructor(person: Person) {
-    this.#person = person;
-  }
-
-  async authorize(url: URL): Promise<void> {
-    const outcome = await authorizeInBrowser(this.#browser, url.href, this.#person);
-    this.authorizations.push({ url, outcome });
-  }
-
-  /** The redirect back to the client of the latest authorization: its code, state and iss. */
-  get callback(): URLSearchParams {
-    const latest = this.authorizations.at(-1);
-    if (latest === undefined) throw new Error('no authorization happened');
-    return latest.outcome.redirect.searchParams;
-  }
+function stepUpClientOptions(person: Person): SdkOauthClientOptions {
+  return { person, clientName: 'Step-up end to end', redirectUrl, browser: new Browser() };
 }
 
-const redirectUrl = 'http://127.0.0.1:48998/callback';
-const clientMetadata = {
-  client_name: 'Step-up end to end',
-  redirect_uris: [redirectUrl],
-  grant_types: ['authorization_code', 'refresh_token'],
-  response_types: ['code'],
-  token_endpoint_auth_method: 'none',
-};
-
-/** An OAuth client provider of the v2 SDK, in memory, whose browser is the person's. */
-class V2OauthClient implements OAuthClientProvider {
-  information: StoredOAuthClientInformation | undefined;
-  saved: StoredOAuthTokens | undefined;
+/** A v2 SDK client: it also keeps what it discovered. */
+class V2OauthClient extends SdkOauthClient implements OAuthClientProvider {
   discovery: OAuthDiscoveryState | undefined;
-  verifier = '';
-  readonly browser: PersonsBrowser;
 
-  constructor(browser: PersonsBrowser) {
-    this.browser = browser;
-  }
-
-  get redirectUrl(): string {
-    return redirectUrl;
-  }
-
-  get clientMetadata(): OAuthClientMetadata {
-    return clientMetadata;
-  }
-
-  clientInformation() {
-    return this.information;
-  }
-
-  saveClientInformation(information: StoredOAuthClientInformation): void {
-    this.information = information;
-  }
-
-  tokens() {
-    return this.saved;
-  }
-
-  saveTokens(tokens: StoredOAuthTokens): void {
-    this.saved = tokens;
+  constructor(person: Person) {
+    super(stepUpClientOptions(person));
   }
 
   saveDiscoveryState(state: OAuthDiscoveryState): void {
     this.discovery = state;
   }
 
-  discoveryState() {
+  discoveryState(): OAuthDiscoveryState | undefined {
     return this.discovery;
-  }
-
-  saveCodeVerifier(codeVerifier: string): void {
-    this.verifier = codeVerifier;
-  }
-
-  codeVerifier(): string {
-    return this.verifier;
-  }
-
-  redirectToAuthorization(authorizationUrl: URL): Promise<void> {
-    return this.browser.authorize(authorizationUrl);
-  }
-}
-
-/** The same for the v1 SDK (1.x), whose provider interface differs in its types. */
-class V1OauthClient implements V1OAuthClientProvider {
-  information: OAuthClientInformationMixed | undefined;
-  saved: OAuthTokens | undefined;
-  verifier = '';
-  readonly browser: PersonsBrowser;
-
-  constructor(browser: PersonsBrowser) {
-    this.browser = browser;
-  }
-
-  get redirectUrl(): string {
-    return redirectUrl;
-  }
-
-  get clientMetadata(): OAuthClientMetadata {
-    return clientMetadata;
-  }
-
-  clientInformation() {
-    return this.information;
-  }
-
-  saveClientInformation(information: OAuthClientInformationMixed): void {
-    this.information = information;
-  }
-
-  tokens() {
-    return this.saved;
-  }
-
-  saveTokens(tokens: OAuthTokens): void {
-    this.saved = tokens;
-  }
-
-  saveCodeVerifier(codeVerifier: string): void {
-    this.verifier = codeVerifier;
-  }
-
-  codeVerifier(): string {
-    return this.verifier;
-  }
-
-  redirectToAuthorization(authorizationUrl: URL): Promise<void> {
-    return this.browser.authorize(authorizationUrl);
-  }
-
-  // The SDK calls this when the server refuses what it holds (`invalid_grant` on a refresh drops the
-  // tokens), then starts over without them.
-  invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): void {
-    if (scope === 'all' || scope === 'tokens') this.saved = undefined;
-    if (scope === 'all' || scope === 'client') this.information = undefined;
-    if (scope === 'all' || scope === 'verifier') this.verifier = '';
   }
 }
 
@@ -207,6 +76,21 @@ function scopesAllowedBeforeOn(page: string | undefined): string[] {
 /** Words of a space-separated scope parameter, without the OpenID ones the client may add. */
 function innkeepScopes(scope: string | null | undefined): string[] {
   return (scope ?? '').split(' ').filter((word) => word !== '' && word !== 'offline_access');
+}
+
+/**
+ * Checks a client's second authorization, the step-up: it asks for what the first got plus calendar:write,
+ * and the consent page sets calendar:write apart as new from what was allowed before.
+ */
+function expectSteppedUp(oauth: SdkOauthClient): void {
+  expect(oauth.authorizations).toHaveLength(2);
+  const stepUp = oauth.authorizations[1];
+  expect(innkeepScopes(stepUp?.url.searchParams.get('scope')).sort()).toEqual(
+    [...mcpFirstConnectionScopes, 'calendar:write'].sort(),
+  );
+  expect(newScopesOn(stepUp?.outcome.consentPage)).toEqual(['calendar:write']);
+  expect(scopesAllowedBeforeOn(stepUp?.outcome.consentPage)).toEqual(mcpFirstConnectionScopes);
+  expect(stepUp?.outcome.consentPage).toContain('New: it also asks to');
 }
 
 /** Two nights `days` ahead, far enough that no demo reservation holds them. */
@@ -240,58 +124,6 @@ describe.each(testDatabaseKinds)('step-up of scopes on /mcp on %s', (kind) => {
     await world?.close();
   });
 
-  it('v2 client: read-only first, then a write asks for its scope, the page shows it as new, and the call succeeds', async () => {
-    const browser = new PersonsBrowser(owner);
-    const oauth = new V2OauthClient(browser);
-    const url = new URL(server.mcpUrl);
-    const client = new Client({ name: 'step-up-v2', version: '1.0.0' });
-    try {
-      const first = new StreamableHTTPClientTransport(url, { authProvider: oauth });
-      await expect(client.connect(first)).rejects.toBeInstanceOf(UnauthorizedError);
-      const [connecting] = browser.authorizations;
-      expect(innkeepScopes(connecting?.url.searchParams.get('scope'))).toEqual(mcpFirstConnectionScopes);
-      expect(connecting?.outcome.offered).toEqual(mcpFirstConnectionScopes);
-      expect(newScopesOn(connecting?.outcome.consentPage)).toEqual([]);
-      await first.finishAuth(browser.callback);
-      expect(innkeepScopes(oauth.saved?.scope)).toEqual(mcpFirstConnectionScopes);
-
-      const transport = new StreamableHTTPClientTransport(url, { authProvider: oauth });
-      await client.connect(transport);
-      const block = {
-        name: 'set_availability',
-        arguments: { listingId, ...nightsAhead(300), available: false, note: 'step-up' },
-      };
-
-      // 403 insufficient_scope → the client authorizes again for what it had plus calendar:write.
-      await expect(client.callTool(block)).rejects.toBeInstanceOf(UnauthorizedError);
-      expect(browser.authorizations).toHaveLength(2);
-      const stepUp = browser.authorizations[1];
-      expect(innkeepScopes(stepUp?.url.searchParams.get('scope')).sort()).toEqual(
-        [...mcpFirstConnectionScopes, 'calendar:write'].sort(),
-      );
-      expect(newScopesOn(stepUp?.outcome.consentPage)).toEqual(['calendar:write']);
-      expect(scopesAllowedBeforeOn(stepUp?.outcome.consentPage)).toEqual(mcpFirstConnectionScopes);
-      expect(stepUp?.outcome.consentPage).toContain('New: it also asks to');
-      await transport.finishAuth(browser.callback);
-      expect(innkeepScopes(oauth.saved?.scope)).toContain('calendar:write');
-
-      const blocked = await client.callTool(block);
-      expect(blocked.structuredContent).toMatchObject({ changedNights: 2 });
-      const calendar = await client.callTool({
-        name: 'get_calendar',
-        arguments: { listingId, ...nightsAhead(300) },
-      });
-      expect(calendar.structuredContent).toMatchObject({
-        days: [
-          { status: 'blocked', note: 'step-up' },
-          { status: 'blocked', note: 'step-up' },
-        ],
-      });
-    } finally {
-      await client.close();
-    }
-  });
-
   /** The 403 message of set_availability without calendar:write, which tells the person what to do. */
   const instruction =
     'insufficient_scope: The tool set_availability needs calendar:write, which this connection was not ' +
@@ -304,9 +136,60 @@ describe.each(testDatabaseKinds)('step-up of scopes on /mcp on %s', (kind) => {
     arguments: { listingId, ...nightsAhead(days), available: false, ...(note === undefined ? {} : { note }) },
   });
 
+  /**
+   * Blocks the two nights `days` ahead with a client now granted calendar:write, and checks that the
+   * calendar shows them blocked with `note`.
+   */
+  async function expectBlocksNights(
+    callTool: (call: {
+      name: string;
+      arguments: Record<string, unknown>;
+    }) => Promise<Record<string, unknown>>,
+    days: number,
+    note: string,
+  ): Promise<void> {
+    const blocked = await callTool(blockNights(days, note));
+    expect(blocked.structuredContent).toMatchObject({ changedNights: 2 });
+    const calendar = await callTool({ name: 'get_calendar', arguments: { listingId, ...nightsAhead(days) } });
+    expect(calendar.structuredContent).toMatchObject({
+      days: [
+        { status: 'blocked', note },
+        { status: 'blocked', note },
+      ],
+    });
+  }
+
+  it('v2 client: read-only first, then a write asks for its scope, the page shows it as new, and the call succeeds', async () => {
+    const oauth = new V2OauthClient(owner);
+    const url = new URL(server.mcpUrl);
+    const client = new Client({ name: 'step-up-v2', version: '1.0.0' });
+    try {
+      const first = new StreamableHTTPClientTransport(url, { authProvider: oauth });
+      await expect(client.connect(first)).rejects.toBeInstanceOf(UnauthorizedError);
+      const [connecting] = oauth.authorizations;
+      expect(innkeepScopes(connecting?.url.searchParams.get('scope'))).toEqual(mcpFirstConnectionScopes);
+      expect(connecting?.outcome.offered).toEqual(mcpFirstConnectionScopes);
+      expect(newScopesOn(connecting?.outcome.consentPage)).toEqual([]);
+      await first.finishAuth(oauth.callback);
+      expect(innkeepScopes(oauth.saved?.scope)).toEqual(mcpFirstConnectionScopes);
+
+      const transport = new StreamableHTTPClientTransport(url, { authProvider: oauth });
+      await client.connect(transport);
+      // 403 insufficient_scope → the client authorizes again for what it had plus calendar:write.
+      await expect(client.callTool(blockNights(300, 'step-up'))).rejects.toBeInstanceOf(UnauthorizedError);
+      expectSteppedUp(oauth);
+      await transport.finishAuth(oauth.callback);
+      expect(innkeepScopes(oauth.saved?.scope)).toContain('calendar:write');
+
+      await expectBlocksNights((call) => client.callTool(call), 300, 'step-up');
+    } finally {
+      await client.close();
+    }
+  });
+
   it('v1 client: its refresh after the 403 is refused, so it authorizes again with the wider scope and the call succeeds', async () => {
-    const browser = new PersonsBrowser(owner);
-    const oauth = new V1OauthClient(browser);
+    // SDK 1.x drops what the server refused through the provider, then starts over without it.
+    const oauth = new SdkOauthClient({ ...stepUpClientOptions(owner), invalidatesCredentials: true });
     const url = new URL(server.mcpUrl);
     // What came back on each 403 of /mcp and each refused token request, as the client received them.
     const refusals: string[] = [];
@@ -321,14 +204,13 @@ describe.each(testDatabaseKinds)('step-up of scopes on /mcp on %s', (kind) => {
       return response;
     };
     const client = new V1Client({ name: 'step-up-v1', version: '1.0.0' });
-    const block = blockNights(310, 'step-up-v1');
     try {
       const first = new V1StreamableHTTPClientTransport(url, { authProvider: oauth, fetch: recordingFetch });
       await expect(client.connect(first)).rejects.toBeInstanceOf(V1UnauthorizedError);
-      expect(innkeepScopes(browser.authorizations[0]?.url.searchParams.get('scope'))).toEqual(
+      expect(innkeepScopes(oauth.authorizations[0]?.url.searchParams.get('scope'))).toEqual(
         mcpFirstConnectionScopes,
       );
-      await first.finishAuth(browser.callback.get('code') ?? '');
+      await first.finishAuth(oauth.callback.get('code') ?? '');
       const transport = new V1StreamableHTTPClientTransport(url, {
         authProvider: oauth,
         fetch: recordingFetch,
@@ -339,7 +221,9 @@ describe.each(testDatabaseKinds)('step-up of scopes on /mcp on %s', (kind) => {
 
       // 403 → SDK 1.x refreshes → the refresh is refused → it drops its tokens and authorizes again with
       // the scope of the challenge, which names calendar:write beside what it had.
-      await expect(client.callTool(block)).rejects.toBeInstanceOf(V1UnauthorizedError);
+      await expect(client.callTool(blockNights(310, 'step-up-v1'))).rejects.toBeInstanceOf(
+        V1UnauthorizedError,
+      );
       expect(refusals.map((refusal) => JSON.parse(refusal).error.message)).toEqual([instruction]);
       expect(tokenRefusals).toHaveLength(1);
       expect(tokenRefusals[0]?.status).toBe(400);
@@ -349,13 +233,7 @@ describe.each(testDatabaseKinds)('step-up of scopes on /mcp on %s', (kind) => {
           'This connection must be authorized again to allow calendar:write, which a refused request ' +
           'needed: a refresh cannot add scopes. This refresh token no longer works.',
       });
-      expect(browser.authorizations).toHaveLength(2);
-      const stepUp = browser.authorizations[1];
-      expect(innkeepScopes(stepUp?.url.searchParams.get('scope')).sort()).toEqual(
-        [...mcpFirstConnectionScopes, 'calendar:write'].sort(),
-      );
-      expect(newScopesOn(stepUp?.outcome.consentPage)).toEqual(['calendar:write']);
-      expect(scopesAllowedBeforeOn(stepUp?.outcome.consentPage)).toEqual(mcpFirstConnectionScopes);
+      expectSteppedUp(oauth);
 
       // The refused refresh token is gone: retrying it cannot lead back to the same refusal.
       const retried = await tokenRequest(server.origin, {
@@ -365,20 +243,9 @@ describe.each(testDatabaseKinds)('step-up of scopes on /mcp on %s', (kind) => {
       });
       expect(retried.body).toMatchObject({ error: 'invalid_grant' });
 
-      await transport.finishAuth(browser.callback.get('code') ?? '');
+      await transport.finishAuth(oauth.callback.get('code') ?? '');
       expect(innkeepScopes(oauth.saved?.scope)).toContain('calendar:write');
-      const blocked = await client.callTool(block);
-      expect(blocked.structuredContent).toMatchObject({ changedNights: 2 });
-      const calendar = await client.callTool({
-        name: 'get_calendar',
-        arguments: { listingId, ...nightsAhead(310) },
-      });
-      expect(calendar.structuredContent).toMatchObject({
-        days: [
-          { status: 'blocked', note: 'step-up-v1' },
-          { status: 'blocked', note: 'step-up-v1' },
-        ],
-      });
+      await expectBlocksNights((call) => client.callTool(call), 310, 'step-up-v1');
     } finally {
       await client.close();
     }
@@ -388,8 +255,15 @@ describe.each(testDatabaseKinds)('step-up of scopes on /mcp on %s', (kind) => {
    * A client of its own, authorized on /mcp step by step in one browser of the person, who asks Innkeep to
    * remember each decision: a later authorization then adds to the same grant.
    */
-  async function rememberedConnection() {
-    const client = await registerClient(server.origin, clientMetadata);
+  async function rememberedConnection({ confidential = false } = {}) {
+    // Registered by hand, with what the SDK clients register with (and a secret, when confidential).
+    const client = await registerClient(server.origin, {
+      ...new SdkOauthClient(stepUpClientOptions(owner)).clientMetadata,
+      ...(confidential ? { token_endpoint_auth_method: 'client_secret_post' } : {}),
+    });
+    const secret: Record<string, string> = confidential
+      ? { client_secret: String(client.client_secret) }
+      : {};
     const browser = new Browser();
     return {
       /** Authorizes `scopes`, of which the person leaves `allowed` ticked, and exchanges the code. */
@@ -413,16 +287,22 @@ describe.each(testDatabaseKinds)('step-up of scopes on /mcp on %s', (kind) => {
           redirect_uri: redirectUrl,
           code_verifier: verifier,
           client_id: client.client_id,
+          ...secret,
           resource: server.mcpUrl,
         });
         expect(token.status).toBe(200);
-        return { outcome, tokens: token.body as { access_token: string; refresh_token: string } };
+        return {
+          outcome,
+          clientId: client.client_id,
+          tokens: token.body as { access_token: string; refresh_token: string },
+        };
       },
       refresh: (refreshToken: string) =>
         tokenRequest(server.origin, {
           grant_type: 'refresh_token',
           refresh_token: refreshToken,
           client_id: client.client_id,
+          ...secret,
         }),
       /** The scopes of each step-up mark on the client's grants. */
       async marks(): Promise<string[][]> {
@@ -468,6 +348,27 @@ describe.each(testDatabaseKinds)('step-up of scopes on /mcp on %s', (kind) => {
     expect(refreshed.status).toBe(200);
     expect(innkeepScopes(String(refreshed.body.scope))).toContain('calendar:write');
     expect(await connection.marks()).toEqual([]);
+  });
+
+  it('a confidential client’s refresh is left to the provider, which alone can authenticate it', async () => {
+    const connection = await rememberedConnection({ confidential: true });
+    const readOnly = await connection.authorize(mcpFirstConnectionScopes);
+    const refused = await post(
+      server.mcpUrl,
+      rpc('tools/call', blockNights(330)),
+      readOnly.tokens.access_token,
+    );
+    expect(refused.status).toBe(403);
+    expect(await connection.marks()).toHaveLength(1);
+    // Whoever holds the refresh token without the secret cannot have it deleted by the step-up check.
+    const withoutSecret = await tokenRequest(server.origin, {
+      grant_type: 'refresh_token',
+      refresh_token: readOnly.tokens.refresh_token,
+      client_id: readOnly.clientId,
+    });
+    expect(withoutSecret.body).toMatchObject({ error: 'invalid_client' });
+    const refreshed = await connection.refresh(readOnly.tokens.refresh_token);
+    expect(refreshed.status).toBe(200);
   });
 
   it('a refresh is not refused for a scope the person unticked: authorizing again would not ask for it', async () => {

@@ -10,30 +10,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toolCatalogue } from '../src/catalogue.ts';
 import { createInnkeepMcpServerV2, type InnkeepMcpV2Deps } from '../src/sdk-v2.ts';
 import { listedTool } from '../src/server/list-results.ts';
+import { errorCodeOf, errorIn, jsonOf } from './support/sdk-results.ts';
 import { openToolWorld, type ToolWorld } from './support/tool-world.ts';
 
 /** The JSON-RPC error code a client call failed with. */
-async function codeOf(call: Promise<unknown>): Promise<number | undefined> {
-  try {
-    await call;
-  } catch (error) {
-    if (error instanceof ProtocolError) return error.code;
-    throw error;
-  }
-  return undefined;
-}
-
-/** The `{code, message, details}` an error result carries as JSON in its last text block. */
-function errorIn(result: Record<string, unknown>): unknown {
-  const blocks = (result.content ?? []) as { type: string; text?: string }[];
-  return JSON.parse(blocks.at(-1)?.text ?? '{}').error;
-}
-
-/** The JSON document of a resources/read result. */
-function jsonOf(contents: readonly ({ text: string } | { blob: string })[]): unknown {
-  const [first] = contents;
-  return JSON.parse(first !== undefined && 'text' in first ? first.text : 'null');
-}
+const codeOf = (call: Promise<unknown>) => errorCodeOf(call, ProtocolError);
 
 let world: ToolWorld;
 let listingIds: string[];

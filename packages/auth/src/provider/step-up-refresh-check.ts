@@ -23,7 +23,8 @@ export interface StepUpRefreshCheck {
  * refused refresh token is deleted, so the client cannot keep refreshing into the same refusal.
  *
  * Tokens that are unknown, expired or already used, and requests of another client than the token's, are
- * left to the provider, which answers them as before and keeps the mark.
+ * left to the provider, which answers them as before and keeps the mark. So are confidential clients' tokens
+ * (the mark is dropped): their requests are authenticated only by the provider, after this check.
  *
  * @param params - the token request's form parameters.
  * @param authorization - its Authorization header, naming the client of `client_secret_basic`.
@@ -38,10 +39,16 @@ export async function stepUpRefreshRefusal(
   if (value === null) return undefined;
   const refreshToken = await check.provider.RefreshToken.find(value);
   if (refreshToken === undefined || refreshToken.consumed) return undefined;
-  const { grantId } = refreshToken;
-  if (grantId === undefined || refreshToken.clientId !== clientIdOf(params, authorization)) return undefined;
+  const { grantId, clientId } = refreshToken;
+  if (grantId === undefined || clientId === undefined || clientId !== clientIdOf(params, authorization)) {
+    return undefined;
+  }
   const mark = await check.marks.take(grantId);
   if (mark === undefined) return undefined;
+  // Only a public client's token is refused here: a confidential client's request is not authenticated
+  // yet, and whoever holds its refresh token without the secret must not be able to have it deleted.
+  const client = await check.provider.Client.find(clientId);
+  if (client?.tokenEndpointAuthMethod !== 'none') return undefined;
   const grant = await check.provider.Grant.find(grantId);
   if (grant === undefined) return undefined;
 

@@ -314,12 +314,15 @@ Every error, unknown paths included, is a JSON body with the HTTP status from th
 ## On the assistant endpoint (/mcp)
 
 - Problems with a tool call itself (bad input, a record not found, dates taken, a state that does not allow
-  it) come back as a normal tool result with \`isError: true\` and \`structuredContent.error\` =
-  \`{code, message, details}\`, so the assistant can read it and correct itself.
+  it) come back as a normal tool result with \`isError: true\` whose text is
+  \`{"error": {code, message, details}}\`, so the assistant can read it and correct itself. A misspelt
+  argument is one of them: the result names it and the arguments the tool takes.
 - Problems with the request as a whole are answered before any tool runs: 401 for a missing or invalid token
   (with a \`WWW-Authenticate\` header pointing to the OAuth metadata), 403 with JSON-RPC error \`-32010\` for
   \`subscription_inactive\`, 403 with \`-32011\` for \`insufficient_scope\`, and 429 with \`-32012\` for
-  \`rate_limited\`.
+  \`rate_limited\` (codes 1010, 1011 and 1012 for a client speaking MCP 2026-07-28).
+- A first connection is asked for read access. A tool that needs more answers 403 \`insufficient_scope\`,
+  and the assistant's app sends the host back to the consent page, which shows what is new.
 `,
 };
 

@@ -88,14 +88,9 @@ export function registerInnkeepMcpV2(server: McpServer, deps: InnkeepMcpV2Deps):
   }
 
   server.server.registerCapabilities({ completions: {} });
-  server.server.setRequestHandler('completion/complete', (request, ctx) => {
-    const { ref, argument } = request.params;
-    const innkeepRef =
-      ref.type === 'ref/prompt'
-        ? { type: 'ref/prompt' as const, name: ref.name }
-        : { type: 'ref/resource' as const, uri: ref.uri };
-    return handlers.complete(innkeepRef, argument, ctx);
-  });
+  server.server.setRequestHandler('completion/complete', (request, ctx) =>
+    handlers.complete(request.params.ref, request.params.argument, ctx),
+  );
 }
 
 /**

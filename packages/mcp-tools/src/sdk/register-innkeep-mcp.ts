@@ -69,14 +69,9 @@ export function registerInnkeepMcp(server: McpServer, deps: InnkeepMcpDeps): voi
   }
 
   server.server.registerCapabilities({ completions: {} });
-  server.server.setRequestHandler(CompleteRequestSchema, (request, extra) => {
-    const { ref, argument } = request.params;
-    const innkeepRef =
-      ref.type === 'ref/prompt'
-        ? { type: 'ref/prompt' as const, name: ref.name }
-        : { type: 'ref/resource' as const, uri: ref.uri };
-    return handlers.complete(innkeepRef, argument, extra);
-  });
+  server.server.setRequestHandler(CompleteRequestSchema, (request, extra) =>
+    handlers.complete(request.params.ref, request.params.argument, extra),
+  );
 }
 
 /**

@@ -56,7 +56,10 @@ export interface InnkeepSdkHandlers<Extra> {
   readResource(uri: string, scopes: readonly Scope[], extra: Extra): Promise<ResourceReadResult>;
   /** Fills in a prompt; its own schema checks `args`, with Innkeep's messages. */
   getPrompt(prompt: PromptDefinition, args: unknown, extra: Extra): Promise<PromptResult>;
-  /** Suggests values; none for an argument whose lookup the grant does not cover. */
+  /**
+   * Suggests values; none for an argument whose lookup the grant does not cover. Takes the `ref` as the SDK
+   * parsed it, which may carry more (a title), and keeps only what Innkeep reads: its type and name or uri.
+   */
   complete(
     ref: CompletionRef,
     argument: CompletionArgument,
@@ -124,7 +127,11 @@ export function createSdkHandlers<Extra>(
       }
     },
 
-    async complete(ref, argument, extra) {
+    async complete(received, argument, extra) {
+      const ref: CompletionRef =
+        received.type === 'ref/prompt'
+          ? { type: 'ref/prompt', name: received.name }
+          : { type: 'ref/resource', uri: received.uri };
       const scopes = completionScopes(ref, argument.name);
       if (scopes !== null && missingScopes({ scopes }, await deps.scopesFor(extra)).length > 0) {
         return { completion: { values: [], total: 0, hasMore: false } };
