@@ -238,6 +238,8 @@ export {
 } from './reservations/reservations.ts';
 export type { Review, ReviewUseCases } from './reviews/reviews.ts';
 export { listReviewsInputSchema, respondToReviewInputSchema, reviewSchema } from './reviews/reviews.ts';
+export type { WebhookEventRecord } from './webhooks/webhook-events.ts';
+export { webhookEventDataSchemas } from './webhooks/webhook-events.ts';
 export { webhookSignatureHeader } from './webhooks/webhook-signature.ts';
 export type {
   CreateWebhookInput,

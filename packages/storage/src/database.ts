@@ -459,6 +459,19 @@ export interface WebhookSubscriptionsTable {
   format: Generated<string>;
 }
 
+/** The outbox of webhook events (migration 0020): one row per event a write recorded. */
+export interface WebhookEventsTable {
+  /** `evt_…`, the id receivers deduplicate on. */
+  id: string;
+  account_id: string;
+  /** One of the domain's `webhookEvents`. */
+  event: string;
+  created: Timestamp;
+  data: Json;
+  /** Null until a dispatcher has taken the event over. */
+  dispatched_at: Date | null;
+}
+
 export interface PartnerApiKeysTable {
   id: string;
   partner_name: string;
@@ -524,6 +537,7 @@ export interface Database {
   reviews: ReviewsTable;
   help_articles: HelpArticlesTable;
   webhook_subscriptions: WebhookSubscriptionsTable;
+  webhook_events: WebhookEventsTable;
   partner_api_keys: PartnerApiKeysTable;
   audit_log: AuditLogTable;
   idempotency_keys: IdempotencyKeysTable;

@@ -18,6 +18,7 @@ export const idPrefixes = {
   review: 'rev',
   helpArticle: 'hlp',
   webhook: 'whk',
+  webhookEvent: 'evt',
   apiKey: 'key',
 } as const;
 

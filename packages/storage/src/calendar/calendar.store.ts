@@ -41,6 +41,7 @@ import {
 } from '../pricing/pricing-inputs.ts';
 import type { StoreDeps } from '../store-deps.ts';
 import { inTransaction, isOverlapViolation, recordAudit } from '../transaction.ts';
+import { recordEvent } from '../webhooks/record-event.ts';
 
 /** Calendar use cases over PostgreSQL. */
 export function createCalendarUseCases({ db, clock }: StoreDeps): CalendarUseCases {
@@ -179,6 +180,11 @@ export function createCalendarUseCases({ db, clock }: StoreDeps): CalendarUseCas
         const dates = [...new Set(prices.map((entry) => entry.date))].sort();
         const first = dates[0] ?? '';
         const last = dates[dates.length - 1] ?? first;
+        await recordEvent(trx, {
+          accountId: actor.accountId,
+          event: 'calendar.updated',
+          data: { listingId: listing.id, startDate: first, endDate: last, change: 'prices' },
+        });
         const loaded = await loadPricing(trx, listing, clock.now(), { from: first, to: addDays(last, 1) });
         const nights = priceNights(loaded.inputs, dates);
         const outcomes = nights.map((night) =>
@@ -249,6 +255,20 @@ export function createCalendarUseCases({ db, clock }: StoreDeps): CalendarUseCas
             changedNights,
           },
         });
+        // Opening nights none of which was blocked changes nothing; a block always rewrites the range's blocks
+        // (their reason and note), so it is always news.
+        if (!input.available || changedNights > 0) {
+          await recordEvent(trx, {
+            accountId: actor.accountId,
+            event: 'calendar.updated',
+            data: {
+              listingId: listing.id,
+              startDate: input.startDate,
+              endDate: input.endDate,
+              change: 'availability',
+            },
+          });
+        }
         return {
           listingId: listing.id,
           startDate: input.startDate,

@@ -20,6 +20,7 @@ import { createBatchedLookup } from '../batched-lookup.ts';
 import type { Database, Executor, ListingRow } from '../database.ts';
 import type { StoreDeps } from '../store-deps.ts';
 import { inTransaction, recordAudit } from '../transaction.ts';
+import { recordEvent } from '../webhooks/record-event.ts';
 
 /** Listing use cases over PostgreSQL. */
 export function createListingUseCases({ db }: StoreDeps): ListingUseCases {
@@ -136,6 +137,8 @@ export function createListingUseCases({ db }: StoreDeps): ListingUseCases {
             },
           );
         }
+        // In API form, so the event reports what changed in the units and names receivers read.
+        const before = await findListingOrThrow(trx, actor, current.id);
         await trx
           .updateTable('listings')
           .set({ ...changes, updated_at: new Date() })
@@ -148,10 +151,33 @@ export function createListingUseCases({ db }: StoreDeps): ListingUseCases {
           targetId: listingId,
           details: { changed },
         });
-        return findListingOrThrow(trx, actor, listingId);
+        const after = await findListingOrThrow(trx, actor, listingId);
+        const fieldChanges = listingFieldChanges(before, after, Object.keys(changed) as (keyof Listing)[]);
+        // Setting a value it already had changes nothing a receiver could see.
+        if (Object.keys(fieldChanges).length > 0) {
+          await recordEvent(trx, {
+            accountId: actor.accountId,
+            event: 'listing.updated',
+            data: { listingId, changes: fieldChanges },
+          });
+        }
+        return after;
       });
     },
   };
+}
+
+/** The `fields` whose values differ between `before` and `after`, each with both values. */
+function listingFieldChanges(
+  before: Listing,
+  after: Listing,
+  fields: readonly (keyof Listing)[],
+): Record<string, { from: unknown; to: unknown }> {
+  return Object.fromEntries(
+    fields.flatMap((field) =>
+      before[field] === after[field] ? [] : [[field, { from: before[field], to: after[field] }]],
+    ),
+  );
 }
 
 /** The account's listings with their groups and channel links, before any filter, order or paging. */

@@ -11,6 +11,7 @@ import { refreshGuestWaits } from '../analytics/guest-waits.ts';
 import type { Database } from '../database.ts';
 import type { StoreDeps } from '../store-deps.ts';
 import { inTransaction } from '../transaction.ts';
+import { recordEvents } from '../webhooks/record-event.ts';
 
 /** How far back a due message is still sent: a down server catches up a day, a new rule skips past guests. */
 const lookbackHours = 24;
@@ -99,11 +100,25 @@ export function createMessageRuleRunner({ db, clock }: StoreDeps): MessageRuleRu
               .where('message_rule_id', 'is not', null)
               .doNothing(),
           )
-          .returning('reservation_id')
+          .returning(['id', 'account_id', 'reservation_id', 'message_rule_id'])
           .execute();
         await refreshGuestWaits(
           trx,
           written.map((row) => row.reservation_id),
+        );
+        // Only the messages this run wrote: a copy another runner already sent announced itself.
+        await recordEvents(
+          trx,
+          written.map((row) => ({
+            accountId: row.account_id,
+            event: 'message.created',
+            data: {
+              messageId: row.id,
+              reservationId: row.reservation_id,
+              sender: 'automation',
+              messageRuleId: row.message_rule_id,
+            },
+          })),
         );
         return { due: sendable.length, written };
       };

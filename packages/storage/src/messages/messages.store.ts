@@ -18,6 +18,7 @@ import type { MessagesTable } from '../database.ts';
 import { findReservationViewOrThrow } from '../reservations/reservation-queries.ts';
 import type { StoreDeps } from '../store-deps.ts';
 import { inTransaction, recordAudit } from '../transaction.ts';
+import { recordEvent } from '../webhooks/record-event.ts';
 
 /** Message use cases over PostgreSQL. */
 export function createMessageUseCases({ db, clock }: StoreDeps): MessageUseCases {
@@ -102,6 +103,11 @@ export function createMessageUseCases({ db, clock }: StoreDeps): MessageUseCases
           targetType: 'message',
           targetId: row.id,
           details: { reservationId: reservation.id, characters: input.body.length },
+        });
+        await recordEvent(trx, {
+          accountId: actor.accountId,
+          event: 'message.created',
+          data: { messageId: row.id, reservationId: reservation.id, sender: 'host', messageRuleId: null },
         });
         return toMessage(row);
       });

@@ -18,6 +18,7 @@ import * as stayAccountMonthFacts from './2026_11_25_0016_stay_account_month_fac
 import * as guestWaitBuckets from './2026_11_25_0017_guest_wait_buckets.ts';
 import * as hostToolsWebhook from './2026_11_27_0018_host_tools_webhook.ts';
 import * as holdsByAccountNights from './2026_11_27_0019_holds_by_account_nights.ts';
+import * as webhookEvents from './2026_11_27_0020_webhook_events.ts';
 
 /**
  * The domain's migrations by name. Names sort in the order they run; other packages (auth) contribute
@@ -43,4 +44,5 @@ export const domainMigrations: Readonly<Record<string, Migration>> = {
   '2026_11_25_0017_guest_wait_buckets': guestWaitBuckets,
   '2026_11_27_0018_host_tools_webhook': hostToolsWebhook,
   '2026_11_27_0019_holds_by_account_nights': holdsByAccountNights,
+  '2026_11_27_0020_webhook_events': webhookEvents,
 };

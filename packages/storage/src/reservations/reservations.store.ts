@@ -38,6 +38,7 @@ import type { Executor, ReservationRow, ReservationsTable } from '../database.ts
 import { quoteStay } from '../pricing/quote.store.ts';
 import type { StoreDeps } from '../store-deps.ts';
 import { inTransaction, isOverlapViolation, recordAudit, sqlStateOf } from '../transaction.ts';
+import { recordEvent } from '../webhooks/record-event.ts';
 import {
   findClashingHolds,
   loadReservationDetail,
@@ -152,6 +153,18 @@ export function createReservationUseCases({ db, clock }: StoreDeps): Reservation
             endDate: input.endDate,
           },
         });
+        await recordEvent(trx, {
+          accountId: actor.accountId,
+          event: 'reservation.created',
+          data: {
+            reservationId: id,
+            listingId: listing.id,
+            channel: 'direct',
+            status: input.status,
+            startDate: input.startDate,
+            endDate: input.endDate,
+          },
+        });
         return loadReservationDetail(trx, actor, clock, id);
       });
       return reportClashes(db, work, actor, () => stay, confirmationCode);
@@ -258,6 +271,18 @@ export function createReservationUseCases({ db, clock }: StoreDeps): Reservation
           targetId: current.id,
           details: Object.fromEntries(diffs.map(({ change, diff }) => [change, diff])),
         });
+        // A new explicit price equal to the old one rewrites the price lines but changes no field: no event.
+        if (diffs.length > 0) {
+          await recordEvent(trx, {
+            accountId: actor.accountId,
+            event: 'reservation.updated',
+            data: {
+              reservationId: current.id,
+              listingId: current.listing_id,
+              changes: Object.fromEntries(diffs.flatMap(({ diff }) => Object.entries(diff))),
+            },
+          });
+        }
         return loadReservationDetail(trx, actor, clock, current.id);
       });
       return reportClashes(db, work, actor, () => stay);
@@ -292,6 +317,16 @@ export function createReservationUseCases({ db, clock }: StoreDeps): Reservation
           targetId: current.id,
           details: diff,
         });
+        await recordEvent(trx, {
+          accountId: actor.accountId,
+          event: 'reservation.cancelled',
+          data: {
+            reservationId: current.id,
+            listingId: current.listing_id,
+            previousStatus: current.status as ReservationStatus,
+            cancelledBy: input.cancelledBy,
+          },
+        });
         return loadReservationDetail(trx, actor, clock, current.id);
       });
     },
@@ -318,6 +353,11 @@ export function createReservationUseCases({ db, clock }: StoreDeps): Reservation
           targetType: 'reservation',
           targetId: current.id,
           details: diff,
+        });
+        await recordEvent(trx, {
+          accountId: actor.accountId,
+          event: 'reservation.updated',
+          data: { reservationId: current.id, listingId: current.listing_id, changes: diff },
         });
         return loadReservationDetail(trx, actor, clock, current.id);
       });
