@@ -238,6 +238,21 @@ export {
 } from './reservations/reservations.ts';
 export type { Review, ReviewUseCases } from './reviews/reviews.ts';
 export { listReviewsInputSchema, respondToReviewInputSchema, reviewSchema } from './reviews/reviews.ts';
+export {
+  afterFailedAttempt,
+  failingSubscriptionReason,
+} from './webhooks/delivery-schedule.ts';
+export type {
+  DueWebhookDelivery,
+  WebhookDelivery,
+  WebhookDeliveryQueue,
+  WebhookDeliveryStatus,
+} from './webhooks/webhook-deliveries.ts';
+export {
+  listWebhookDeliveriesInputSchema,
+  subscriptionReceives,
+  webhookDeliveryRefInputSchema,
+} from './webhooks/webhook-deliveries.ts';
 export type { WebhookEventRecord } from './webhooks/webhook-events.ts';
 export { webhookEventDataSchemas } from './webhooks/webhook-events.ts';
 export { webhookSignatureHeader } from './webhooks/webhook-signature.ts';

@@ -472,6 +472,30 @@ export interface WebhookEventsTable {
   dispatched_at: Date | null;
 }
 
+/** The delivery queue (migration 0021): one row per event and subscription, with its schedule and log. */
+export interface WebhookDeliveriesTable {
+  /** `whd_…`. */
+  id: string;
+  account_id: string;
+  event_id: string;
+  subscription_id: string;
+  /** One of the domain's `webhookDeliveryStatuses`. */
+  status: string;
+  attempts: Generated<number>;
+  /** When the next attempt is due; set exactly while `pending`. */
+  next_attempt_at: Date | null;
+  /** Until when the sender that claimed the attempt holds it; null when nobody does. */
+  lease_until: Date | null;
+  /** When the current schedule's first attempt was made: the start of its retry window. */
+  first_attempt_at: Date | null;
+  last_attempt_at: Date | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  last_latency_ms: number | null;
+  delivered_at: Date | null;
+  created_at: RequiredTimestamp;
+}
+
 export interface PartnerApiKeysTable {
   id: string;
   partner_name: string;
@@ -538,6 +562,7 @@ export interface Database {
   help_articles: HelpArticlesTable;
   webhook_subscriptions: WebhookSubscriptionsTable;
   webhook_events: WebhookEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
   partner_api_keys: PartnerApiKeysTable;
   audit_log: AuditLogTable;
   idempotency_keys: IdempotencyKeysTable;

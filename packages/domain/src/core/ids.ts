@@ -19,6 +19,7 @@ export const idPrefixes = {
   helpArticle: 'hlp',
   webhook: 'whk',
   webhookEvent: 'evt',
+  webhookDelivery: 'whd',
   apiKey: 'key',
 } as const;
 

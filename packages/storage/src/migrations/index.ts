@@ -19,6 +19,7 @@ import * as guestWaitBuckets from './2026_11_25_0017_guest_wait_buckets.ts';
 import * as hostToolsWebhook from './2026_11_27_0018_host_tools_webhook.ts';
 import * as holdsByAccountNights from './2026_11_27_0019_holds_by_account_nights.ts';
 import * as webhookEvents from './2026_11_27_0020_webhook_events.ts';
+import * as webhookDeliveries from './2026_11_27_0021_webhook_deliveries.ts';
 
 /**
  * The domain's migrations by name. Names sort in the order they run; other packages (auth) contribute
@@ -45,4 +46,5 @@ export const domainMigrations: Readonly<Record<string, Migration>> = {
   '2026_11_27_0018_host_tools_webhook': hostToolsWebhook,
   '2026_11_27_0019_holds_by_account_nights': holdsByAccountNights,
   '2026_11_27_0020_webhook_events': webhookEvents,
+  '2026_11_27_0021_webhook_deliveries': webhookDeliveries,
 };
