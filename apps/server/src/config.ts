@@ -82,6 +82,17 @@ export interface Config extends DataConfig, ServiceConfig {
    * instances that should only serve requests; with several instances one of them at a time sends anyway.
    */
   readonly messageRules: boolean;
+  /**
+   * WEBHOOKS: deliver webhook events to the subscriptions' receivers (`on`, the default). Any number of
+   * instances may deliver at once; each attempt is made by one of them. `off` is for instances that should
+   * only serve requests.
+   */
+  readonly webhooks: boolean;
+  /**
+   * WEBHOOK_ALLOW_PRIVATE: also deliver over http and to loopback, private and link-local addresses (default
+   * false). Only for tests and local development: otherwise a subscription could reach the host's own network.
+   */
+  readonly webhookAllowPrivate: boolean;
 }
 
 // apps/server/src → the repository root, wherever the checkout is and whatever the working directory.
@@ -153,6 +164,8 @@ const serverShape = {
     .refine((minutes) => minutes <= 1_440, 'must be a whole number of minutes, from 1 to 1440')
     .default(10),
   MESSAGE_RULES: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
+  WEBHOOKS: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
+  WEBHOOK_ALLOW_PRIVATE: z.stringbool({ error: 'must be true or false' }).default(false),
   METRICS_PORT,
   SHUTDOWN_DRAIN_MS,
 };
@@ -221,6 +234,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
       timeWindowMs: parsed.OAUTH_REGISTRATION_RATE_WINDOW_MINUTES * 60_000,
     },
     messageRules: parsed.MESSAGE_RULES === 'on',
+    webhooks: parsed.WEBHOOKS === 'on',
+    webhookAllowPrivate: parsed.WEBHOOK_ALLOW_PRIVATE,
   };
 }
 

@@ -8,6 +8,7 @@ import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { startMessageRuleJob } from './message-rule-job.ts';
 import { prepareServer } from './prepare-server.ts';
+import { startWebhookDeliveryJob } from './webhook-delivery-job.ts';
 
 const config = readConfigOrExit(() => loadConfig(process.env));
 
@@ -34,14 +35,27 @@ await startService({
     }),
   prepare: (app, { database }) => prepareServer(config, database, app.log),
   startJobs: (app, { database, metrics }) => {
-    if (!config.messageRules) return [];
-    const job = startMessageRuleJob({
-      db: database.db,
-      clock: systemClock,
-      log: app.log,
-      onRun: (run) => metrics?.recordJobRun({ job: 'message-rules', ...run }),
-    });
-    return [{ name: 'the message rule job', stop: job.stop }];
+    const jobs: { name: string; stop: () => Promise<void> }[] = [];
+    if (config.messageRules) {
+      const job = startMessageRuleJob({
+        db: database.db,
+        clock: systemClock,
+        log: app.log,
+        onRun: (run) => metrics?.recordJobRun({ job: 'message-rules', ...run }),
+      });
+      jobs.push({ name: 'the message rule job', stop: job.stop });
+    }
+    if (config.webhooks) {
+      const job = startWebhookDeliveryJob({
+        db: database.db,
+        clock: systemClock,
+        log: app.log,
+        allowPrivate: config.webhookAllowPrivate,
+        onRun: (run) => metrics?.recordJobRun({ job: 'webhooks', ...run }),
+      });
+      jobs.push({ name: 'the webhook delivery job', stop: job.stop });
+    }
+    return jobs;
   },
   announcement: [
     `Innkeep is running at ${config.baseUrl}`,

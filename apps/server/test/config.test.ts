@@ -53,6 +53,8 @@ describe('loadConfig', () => {
       restPartnerRateLimit: 1_200,
       registrationRateLimit: { max: 3_000, timeWindowMs: 600_000 },
       messageRules: true,
+      webhooks: true,
+      webhookAllowPrivate: false,
       metricsPort: undefined,
       shutdownDrainMs: 10_000,
       logLevel: 'info',
@@ -79,6 +81,17 @@ describe('loadConfig', () => {
     expect(loadConfig({ ...keys, MESSAGE_RULES: 'on' }).messageRules).toBe(true);
     expect(problemsOf({ ...keys, MESSAGE_RULES: 'yes' })).toEqual([
       'MESSAGE_RULES: must be on or off (got "yes")',
+    ]);
+  });
+
+  it('reads WEBHOOKS as on or off and WEBHOOK_ALLOW_PRIVATE as true or false', () => {
+    expect(loadConfig({ ...keys, WEBHOOKS: 'off' }).webhooks).toBe(false);
+    expect(loadConfig({ ...keys, WEBHOOKS: 'on' }).webhooks).toBe(true);
+    expect(loadConfig({ ...keys, WEBHOOK_ALLOW_PRIVATE: 'true' }).webhookAllowPrivate).toBe(true);
+    expect(loadConfig({ ...keys, WEBHOOK_ALLOW_PRIVATE: 'false' }).webhookAllowPrivate).toBe(false);
+    expect(problemsOf({ ...keys, WEBHOOKS: 'yes', WEBHOOK_ALLOW_PRIVATE: 'sometimes' })).toEqual([
+      'WEBHOOKS: must be on or off (got "yes")',
+      'WEBHOOK_ALLOW_PRIVATE: must be true or false (got "sometimes")',
     ]);
   });
 

@@ -241,9 +241,12 @@ export { listReviewsInputSchema, respondToReviewInputSchema, reviewSchema } from
 export {
   afterFailedAttempt,
   failingSubscriptionReason,
+  webhookGiveUpAfterMs,
+  webhookRetryDelayMs,
 } from './webhooks/delivery-schedule.ts';
 export type {
   DueWebhookDelivery,
+  WebhookAttemptOutcome,
   WebhookDelivery,
   WebhookDeliveryQueue,
   WebhookDeliveryStatus,
@@ -255,7 +258,7 @@ export {
 } from './webhooks/webhook-deliveries.ts';
 export type { WebhookEventRecord } from './webhooks/webhook-events.ts';
 export { webhookEventDataSchemas } from './webhooks/webhook-events.ts';
-export { webhookSignatureHeader } from './webhooks/webhook-signature.ts';
+export { webhookSignatureHeader, webhookSignatureHeaderName } from './webhooks/webhook-signature.ts';
 export type {
   CreateWebhookInput,
   Webhook,

@@ -29,3 +29,5 @@ export { createMessageRuleRunner } from './messages/message-rule-runner.ts';
 export { migrateToLatest } from './migrate.ts';
 export { domainMigrations } from './migrations/index.ts';
 export { inTransaction } from './transaction.ts';
+export { recordEvents } from './webhooks/record-event.ts';
+export { createWebhookDeliveryStore } from './webhooks/webhook-delivery.store.ts';

@@ -28,6 +28,8 @@ const innkeepVariables = [
   'TRUST_PROXY',
   'LOG_LEVEL',
   'MESSAGE_RULES',
+  'WEBHOOKS',
+  'WEBHOOK_ALLOW_PRIVATE',
   'METRICS_PORT',
   'SHUTDOWN_DRAIN_MS',
 ];

@@ -107,7 +107,9 @@ export function createWebhookDeliveryStore({ db, clock }: StoreDeps): WebhookDel
       // One statement: the subquery locks due rows nobody else has locked (skipping, not waiting for, those a
       // concurrent claimer holds), and the update stamps the lease before the locks are released, so a row is
       // either claimed here or by the other claimer, never both. A lease that ran out is due again.
-      // Deliveries of a subscription turned off wait, pending, until it is turned on again.
+      // Deliveries of a subscription turned off wait, pending, until it is turned on again. So do those of a
+      // Host Tools URL, whose `{type, document}` body no sender builds yet: claiming them would only take the
+      // places of deliveries that can go.
       const { rows } = await sql<ClaimedRow>`
         update webhook_deliveries as claimed
         set lease_until = ${leaseUntil}
@@ -120,6 +122,7 @@ export function createWebhookDeliveryStore({ db, clock }: StoreDeps): WebhookDel
               and due.next_attempt_at <= ${now}
               and (due.lease_until is null or due.lease_until <= ${now})
               and owner.active
+              and owner.format = 'innkeep'
             order by due.next_attempt_at, due.id
             limit ${limit}
             for update of due skip locked)

@@ -1,0 +1,180 @@
+import { type LookupAddress, lookup } from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import type { DueWebhookDelivery, WebhookAttemptOutcome } from '@innkeep/domain';
+import { webhookSignatureHeaderName } from '@innkeep/domain';
+import { signWebhook } from './sign-webhook.ts';
+import { isSpecialUseAddress } from './special-use-address.ts';
+
+/** How long an attempt may take, from connecting to the end of the answer, before it counts as failed. */
+export const webhookTimeoutMs = 10_000;
+
+/** How much of a receiver's answer is read; the rest is not waited for, so a huge answer costs nothing. */
+export const maxWebhookAnswerBytes = 64 * 1024;
+
+/** How much of a failed answer's body is quoted in the attempt's error, for the host's delivery log. */
+const quotedAnswerLength = 200;
+
+/** Sent as `User-Agent`, so receivers and their firewalls can tell Innkeep's deliveries apart. */
+export const webhookUserAgent = 'Innkeep-Webhooks/1';
+
+/** Options of {@link sendWebhook}. */
+export interface SendWebhookOptions {
+  /**
+   * Also deliver over http and to loopback, private and link-local addresses: for tests and local development
+   * only (`WEBHOOK_ALLOW_PRIVATE`), since otherwise a subscription could reach the host's own network.
+   */
+  readonly allowPrivate?: boolean;
+  /** Default {@link webhookTimeoutMs}; shorter in tests. */
+  readonly timeoutMs?: number;
+  /** The time the signature carries; default the current time. */
+  readonly now?: () => Date;
+}
+
+/** The JSON body of a delivery: `{id, event, created, data}`, `id` being the event id receivers deduplicate on. */
+export function webhookBody(delivery: DueWebhookDelivery): string {
+  return JSON.stringify({
+    id: delivery.eventId,
+    event: delivery.event,
+    created: delivery.created.toISOString(),
+    data: delivery.data,
+  });
+}
+
+/**
+ * Makes one attempt at `delivery`: a signed POST of {@link webhookBody}. Only https targets whose addresses
+ * are all public are reached: the address is checked when the connection is made, after DNS resolution, on
+ * every attempt (a new connection each time), so a name that resolves elsewhere later (DNS rebinding) is
+ * caught too. Redirects are not followed, at most {@link maxWebhookAnswerBytes} of the answer are read, and
+ * the attempt ends after the timeout. Never throws: every failure is an outcome, with an error that names no
+ * secret, in the shape the queue records.
+ */
+export function sendWebhook(
+  delivery: DueWebhookDelivery,
+  options: SendWebhookOptions = {},
+): Promise<WebhookAttemptOutcome> {
+  const started = performance.now();
+  const failure = (error: string, statusCode?: number): WebhookAttemptOutcome => ({
+    ok: false,
+    error,
+    latencyMs: performance.now() - started,
+    ...(statusCode === undefined ? {} : { statusCode }),
+  });
+  const allowPrivate = options.allowPrivate ?? false;
+  let url: URL;
+  try {
+    url = new URL(delivery.url);
+  } catch {
+    return Promise.resolve(failure('The subscription URL is not a valid URL.'));
+  }
+  if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) {
+    return Promise.resolve(failure(`Webhooks are delivered over https only, not ${url.protocol}.`));
+  }
+  // An address written in the URL is connected to without a lookup, so it is checked here.
+  const literal = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  if (!allowPrivate && isIP(literal) !== 0 && isSpecialUseAddress(literal)) {
+    return Promise.resolve(failure(refusedAddressMessage(literal, literal)));
+  }
+
+  const body = webhookBody(delivery);
+  const sentAt = options.now?.() ?? new Date();
+  const timeoutMs = options.timeoutMs ?? webhookTimeoutMs;
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (outcome: WebhookAttemptOutcome) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      // Ends the connection whatever is left of the answer; a new one is made for the next attempt.
+      request.destroy();
+      resolve(outcome);
+    };
+    const request = (url.protocol === 'https:' ? https : http).request(
+      url,
+      {
+        method: 'POST',
+        agent: false,
+        lookup: publicAddressLookup(allowPrivate),
+        headers: {
+          'Content-Type': 'application/json',
+          'Content-Length': Buffer.byteLength(body),
+          'User-Agent': webhookUserAgent,
+          'Webhook-Id': delivery.eventId,
+          [webhookSignatureHeaderName]: signWebhook(
+            delivery.secret,
+            Math.floor(sentAt.getTime() / 1000),
+            body,
+          ),
+        },
+      },
+      (response) => {
+        const statusCode = response.statusCode ?? 0;
+        const chunks: Buffer[] = [];
+        let size = 0;
+        const answered = () => {
+          if (statusCode >= 200 && statusCode < 300) {
+            finish({ ok: true, statusCode, latencyMs: performance.now() - started });
+          } else if (statusCode >= 300 && statusCode < 400) {
+            finish(failure('The receiver answered with a redirect, which is not followed.', statusCode));
+          } else {
+            const answer = Buffer.concat(chunks).toString('utf8').trim();
+            const quoted =
+              answer.length > quotedAnswerLength ? `${answer.slice(0, quotedAnswerLength - 1)}…` : answer;
+            finish(
+              failure(`The receiver did not answer 2xx${quoted === '' ? '.' : `: ${quoted}`}`, statusCode),
+            );
+          }
+        };
+        response.on('data', (chunk: Buffer) => {
+          const room = maxWebhookAnswerBytes - size;
+          chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
+          size += Math.min(chunk.length, room);
+          if (size >= maxWebhookAnswerBytes) answered();
+        });
+        response.on('end', answered);
+        response.on('error', (error) => finish(failure(describeNetworkError(error), statusCode)));
+      },
+    );
+    request.on('error', (error) => finish(failure(describeNetworkError(error))));
+    const timer = setTimeout(
+      () => finish(failure(`The receiver did not answer within ${timeoutMs} ms.`)),
+      timeoutMs,
+    );
+    request.end(body);
+  });
+}
+
+/** Why an address is refused; the host's log shows it, so it says what the host can change. */
+function refusedAddressMessage(hostname: string, address: string): string {
+  const resolved = hostname === address ? address : `${hostname} resolves to ${address}, which`;
+  return `${resolved} is a loopback, private or otherwise special-use address; webhooks are delivered to public addresses only.`;
+}
+
+/** Raised by the lookup when a name resolves to a special-use address, so the connection is never made. */
+class RefusedAddressError extends Error {}
+
+/** A `lookup` for the connection that resolves like Node does, then refuses special-use addresses. */
+function publicAddressLookup(allowPrivate: boolean): LookupFunction {
+  return (hostname, options, callback) => {
+    lookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
+      if (error) return callback(error, '', 0);
+      const refused = allowPrivate
+        ? undefined
+        : addresses.find((entry) => isSpecialUseAddress(entry.address));
+      if (refused !== undefined) {
+        return callback(new RefusedAddressError(refusedAddressMessage(hostname, refused.address)), '', 0);
+      }
+      if (options.all === true) return callback(null, addresses);
+      const first = addresses[0];
+      if (first === undefined) return callback(new Error(`${hostname} resolves to no address.`), '', 0);
+      return callback(null, first.address, first.family);
+    });
+  };
+}
+
+/** A network failure in words: Node's message (`connect ECONNREFUSED …`), which carries no secret. */
+function describeNetworkError(error: Error): string {
+  if (error instanceof RefusedAddressError) return error.message;
+  return `The request failed: ${error.message}`;
+}
