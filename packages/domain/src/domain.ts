@@ -13,6 +13,7 @@ import type { MessageUseCases } from './messages/messages.ts';
 import type { PricingUseCases } from './pricing/pricing.ts';
 import type { ReservationUseCases } from './reservations/reservations.ts';
 import type { ReviewUseCases } from './reviews/reviews.ts';
+import type { WebhookDeliveryUseCases } from './webhooks/webhook-deliveries.ts';
 import type { WebhookUseCases } from './webhooks/webhooks.ts';
 
 /**
@@ -33,6 +34,7 @@ export interface InnkeepDomain {
   readonly locks: LockUseCases;
   readonly help: HelpUseCases;
   readonly webhooks: WebhookUseCases;
+  readonly webhookDeliveries: WebhookDeliveryUseCases;
   readonly audit: AuditUseCases;
   readonly idempotency: IdempotencyUseCases;
   readonly analytics: AnalyticsUseCases;

@@ -250,11 +250,13 @@ export type {
   WebhookDelivery,
   WebhookDeliveryQueue,
   WebhookDeliveryStatus,
+  WebhookDeliveryUseCases,
 } from './webhooks/webhook-deliveries.ts';
 export {
   listWebhookDeliveriesInputSchema,
   subscriptionReceives,
   webhookDeliveryRefInputSchema,
+  webhookDeliverySchema,
 } from './webhooks/webhook-deliveries.ts';
 export type { WebhookEventRecord } from './webhooks/webhook-events.ts';
 export { webhookEventDataSchemas } from './webhooks/webhook-events.ts';

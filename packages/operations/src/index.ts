@@ -84,6 +84,8 @@ export { createWebhookOperation } from './webhooks/create-webhook.operation.ts';
 export { deleteHostToolsWebhookOperation } from './webhooks/delete-host-tools-webhook.operation.ts';
 export { deleteWebhookOperation } from './webhooks/delete-webhook.operation.ts';
 export { getHostToolsWebhookOperation } from './webhooks/get-host-tools-webhook.operation.ts';
+export { listWebhookDeliveriesOperation } from './webhooks/list-webhook-deliveries.operation.ts';
 export { listWebhooksOperation } from './webhooks/list-webhooks.operation.ts';
+export { redeliverWebhookDeliveryOperation } from './webhooks/redeliver-webhook-delivery.operation.ts';
 export { setHostToolsWebhookOperation } from './webhooks/set-host-tools-webhook.operation.ts';
 export { updateWebhookOperation } from './webhooks/update-webhook.operation.ts';

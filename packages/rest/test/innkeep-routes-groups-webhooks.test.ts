@@ -1,16 +1,20 @@
-import type { Actor } from '@innkeep/domain';
+import type { Actor, WebhookDeliveryQueue } from '@innkeep/domain';
 import {
   createListingGroupOperation,
   createWebhookOperation,
   deleteListingGroupOperation,
   deleteWebhookOperation,
   listListingGroupsOperation,
+  listWebhookDeliveriesOperation,
   listWebhooksOperation,
+  redeliverWebhookDeliveryOperation,
   regenerateOwnerImportLinkOperation,
   updateListingGroupOperation,
   updateWebhookOperation,
 } from '@innkeep/operations';
+import { createWebhookDeliveryStore } from '@innkeep/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { answerOf, expectError, ownerActor } from './support/rest-expectations.ts';
 import {
   authTokenOf,
@@ -365,6 +369,256 @@ describe.each(['postgres'] as const)('Innkeep’s listing-group and webhook rout
       );
     });
 
+    it('lists a subscription’s deliveries after a write and a dispatch, newest first and paged, with each last attempt', async () => {
+      const queue = createWebhookDeliveryStore({ db: world.db, clock: world.clock });
+      const subscription = answerOf(
+        await callApi(running, 'POST', '/createWebhookSubscription', {
+          headers: webhooksManager,
+          body: { url: 'https://hooks.example.com/deliveries', events: ['listing.updated'] },
+        }),
+        201,
+        createWebhookOperation.output,
+      );
+      const logPath = `/listWebhookDeliveries?webhookId=${subscription.id}`;
+      expect(
+        answerOf(
+          await callApi(running, 'GET', logPath, { headers: webhooksManager }),
+          200,
+          listWebhookDeliveriesOperation.output,
+        ),
+      ).toEqual({ items: [], nextCursor: null, hasMore: false });
+
+      for (const nickname of ['Delivered once', 'Delivered twice', 'Delivered thrice']) {
+        answerOf(
+          await callApi(running, 'POST', `/updateListing/${listingIds[0]}`, {
+            headers: owner,
+            body: { nickname },
+          }),
+          200,
+          z.object({ nickname: z.literal(nickname) }),
+        );
+      }
+      await dispatchEverything(queue);
+      const whole = answerOf(
+        await callApi(running, 'GET', logPath, { headers: owner }),
+        200,
+        listWebhookDeliveriesOperation.output,
+      );
+      expect(whole.items).toHaveLength(3);
+      expect(new Set(whole.items.map((delivery) => delivery.eventId)).size).toBe(3);
+      for (const delivery of whole.items) {
+        expect(delivery).toMatchObject({
+          id: expect.stringMatching(/^whd_/),
+          event: 'listing.updated',
+          status: 'pending',
+          attempts: 0,
+          nextAttemptAt: expect.any(String),
+          lastAttemptAt: null,
+          lastStatusCode: null,
+          lastError: null,
+          lastLatencyMs: null,
+          deliveredAt: null,
+        });
+      }
+
+      const first = answerOf(
+        await callApi(running, 'GET', `${logPath}&limit=2`, { headers: viewer }),
+        200,
+        listWebhookDeliveriesOperation.output,
+      );
+      expect(first).toMatchObject({ hasMore: true, items: whole.items.slice(0, 2) });
+      const rest = answerOf(
+        await callApi(running, 'GET', `${logPath}&limit=2&cursor=${first.nextCursor}`, { headers: owner }),
+        200,
+        listWebhookDeliveriesOperation.output,
+      );
+      expect(rest).toEqual({ items: whole.items.slice(2), nextCursor: null, hasMore: false });
+
+      const [delivered, retried] = whole.items.map((delivery) => delivery.id);
+      const attemptedAt = new Date();
+      await queue.recordAttempt(
+        delivered ?? '',
+        { ok: true, statusCode: 204, latencyMs: 42 },
+        attemptedAt,
+        0.5,
+      );
+      await queue.recordAttempt(
+        retried ?? '',
+        { ok: false, statusCode: 503, error: 'The receiver answered 503.', latencyMs: 17 },
+        attemptedAt,
+        0.5,
+      );
+      const attempted = answerOf(
+        await callApi(running, 'GET', logPath, { headers: owner }),
+        200,
+        listWebhookDeliveriesOperation.output,
+      );
+      expect(attempted.items.find((delivery) => delivery.id === delivered)).toMatchObject({
+        status: 'delivered',
+        attempts: 1,
+        nextAttemptAt: null,
+        lastAttemptAt: attemptedAt.toISOString(),
+        lastStatusCode: 204,
+        lastError: null,
+        lastLatencyMs: 42,
+        deliveredAt: attemptedAt.toISOString(),
+      });
+      const retry = attempted.items.find((delivery) => delivery.id === retried);
+      expect(retry).toMatchObject({
+        status: 'pending',
+        attempts: 1,
+        lastAttemptAt: attemptedAt.toISOString(),
+        lastStatusCode: 503,
+        lastError: 'The receiver answered 503.',
+        lastLatencyMs: 17,
+        deliveredAt: null,
+      });
+      expect(Date.parse(retry?.nextAttemptAt ?? '')).toBeGreaterThan(attemptedAt.getTime());
+    });
+
+    it('redelivers a failed delivery as pending and due now, refusing pending ones, viewers and other accounts', async () => {
+      const queue = createWebhookDeliveryStore({ db: world.db, clock: world.clock });
+      const subscription = await world.domain.webhooks.create(demo, {
+        url: 'https://hooks.example.com/redelivered',
+        events: ['listing.updated'],
+      });
+      await world.domain.listings.update(demo, { listingId: listingIds[1] ?? '', nickname: 'Redelivered' });
+      await dispatchEverything(queue);
+      const [pending] = (
+        await world.domain.webhookDeliveries.listDeliveries(demo, { webhookId: subscription.id })
+      ).items;
+      const deliveryId = pending?.id ?? '';
+      expectError(
+        await callApi(running, 'POST', '/redeliverWebhookDelivery', { headers: owner, body: { deliveryId } }),
+        422,
+        'failed_precondition',
+      );
+
+      // Failing for more than a day gives the delivery up.
+      const firstAttemptAt = new Date();
+      const failure = { ok: false, error: 'connect ECONNREFUSED', latencyMs: 3 } as const;
+      await queue.recordAttempt(deliveryId, failure, firstAttemptAt, 0.5);
+      const lastAttemptAt = new Date(firstAttemptAt.getTime() + 25 * 60 * 60_000);
+      expect(await queue.recordAttempt(deliveryId, failure, lastAttemptAt, 0.5)).toMatchObject({
+        status: 'failed',
+      });
+      const listFailed = () =>
+        world.domain.webhookDeliveries.listDeliveries(demo, { webhookId: subscription.id });
+      const failed = await listFailed();
+      expect(failed.items[0]).toMatchObject({ id: deliveryId, status: 'failed', attempts: 2 });
+
+      expectError(
+        await callApi(running, 'POST', '/redeliverWebhookDelivery', {
+          headers: viewer,
+          body: { deliveryId },
+        }),
+        403,
+        'permission_denied',
+      );
+      const unscoped = await callApi(running, 'POST', '/redeliverWebhookDelivery', {
+        headers: groupsReader,
+        body: { deliveryId },
+      });
+      expectError(unscoped, 403, 'insufficient_scope');
+      expect(unscoped.body).toMatchObject({ details: { required: ['webhooks:manage'] } });
+      expectError(
+        await callApi(running, 'POST', '/redeliverWebhookDelivery', { headers: owner, body: {} }),
+        400,
+        'invalid_argument',
+        'deliveryId',
+      );
+      expect(await listFailed()).toEqual(failed);
+
+      const asked = new Date();
+      const redelivered = answerOf(
+        await callApi(running, 'POST', '/redeliverWebhookDelivery', {
+          headers: webhooksManager,
+          body: { deliveryId },
+        }),
+        200,
+        redeliverWebhookDeliveryOperation.output,
+      );
+      expect(redelivered).toMatchObject({
+        id: deliveryId,
+        eventId: pending?.eventId,
+        status: 'pending',
+        attempts: 0,
+        deliveredAt: null,
+      });
+      expect(Date.parse(redelivered.nextAttemptAt ?? '')).toBeGreaterThanOrEqual(asked.getTime() - 1);
+      expect(Date.parse(redelivered.nextAttemptAt ?? '')).toBeLessThanOrEqual(Date.now());
+      const listed = answerOf(
+        await callApi(running, 'GET', `/listWebhookDeliveries?webhookId=${subscription.id}`, {
+          headers: owner,
+        }),
+        200,
+        listWebhookDeliveriesOperation.output,
+      );
+      expect(listed.items).toEqual([redelivered]);
+      // Due now again: once the host turns the subscription the failure disabled back on, the next claim takes it.
+      expect((await world.domain.webhooks.list(demo, { limit: 500 })).items).toContainEqual(
+        expect.objectContaining({ id: subscription.id, active: false }),
+      );
+      answerOf(
+        await callApi(running, 'POST', `/updateWebhookSubscription/${subscription.id}`, {
+          headers: owner,
+          body: { active: true },
+        }),
+        200,
+        updateWebhookOperation.output,
+      );
+      const claimed = await queue.claimDue(new Date(), 500, 60_000);
+      expect(claimed.map((due) => due.deliveryId)).toContain(deliveryId);
+    });
+
+    it('reads another account’s deliveries as 404 and names a missing webhookId', async () => {
+      const queue = createWebhookDeliveryStore({ db: world.db, clock: world.clock });
+      const theirs = await world.domain.webhooks.create(lapsed, {
+        url: 'https://lapsed.example.com/deliveries',
+        events: ['listing.updated'],
+      });
+      await world.domain.listings.update(lapsed, { listingId: otherListingId, nickname: 'Lapsed delivery' });
+      await dispatchEverything(queue);
+      const [their] = (await world.domain.webhookDeliveries.listDeliveries(lapsed, { webhookId: theirs.id }))
+        .items;
+      expect(their).toBeDefined();
+      await queue.recordAttempt(
+        their?.id ?? '',
+        { ok: true, statusCode: 200, latencyMs: 5 },
+        new Date(),
+        0.5,
+      );
+      const before = await world.domain.webhookDeliveries.listDeliveries(lapsed, { webhookId: theirs.id });
+
+      expectError(
+        await callApi(running, 'GET', `/listWebhookDeliveries?webhookId=${theirs.id}`, { headers: owner }),
+        404,
+        'not_found',
+      );
+      expectError(
+        await callApi(running, 'POST', '/redeliverWebhookDelivery', {
+          headers: owner,
+          body: { deliveryId: their?.id },
+        }),
+        404,
+        'not_found',
+      );
+      expect(await world.domain.webhookDeliveries.listDeliveries(lapsed, { webhookId: theirs.id })).toEqual(
+        before,
+      );
+      expectError(
+        await callApi(running, 'GET', '/listWebhookDeliveries', { headers: owner }),
+        400,
+        'invalid_argument',
+        'webhookId',
+      );
+      const refused = await callApi(running, 'GET', `/listWebhookDeliveries?webhookId=${theirs.id}`, {
+        headers: groupsReader,
+      });
+      expectError(refused, 403, 'insufficient_scope');
+      expect(world.reported).toEqual([]);
+    });
+
     it('reads another account’s subscription as 404, refuses viewers and tokens without webhooks:manage', async () => {
       const theirs = await world.domain.webhooks.create(lapsed, { url: 'https://lapsed.example.com/hook' });
       for (const [method, path, body] of [
@@ -406,3 +660,11 @@ describe.each(['postgres'] as const)('Innkeep’s listing-group and webhook rout
     });
   });
 });
+
+/** Fans every event recorded so far out to its subscriptions, as the sender's job does before it sends. */
+async function dispatchEverything(queue: WebhookDeliveryQueue): Promise<void> {
+  let events: number;
+  do {
+    ({ events } = await queue.dispatch(500));
+  } while (events > 0);
+}

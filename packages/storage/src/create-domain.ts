@@ -15,6 +15,7 @@ import { createPricingUseCases } from './pricing/pricing.store.ts';
 import { createReservationUseCases } from './reservations/reservations.store.ts';
 import { createReviewUseCases } from './reviews/reviews.store.ts';
 import type { StoreDeps } from './store-deps.ts';
+import { createWebhookDeliveryStore } from './webhooks/webhook-delivery.store.ts';
 import { createWebhookUseCases } from './webhooks/webhooks.store.ts';
 
 /** Every use case of {@link InnkeepDomain}, over one PostgreSQL (or PGlite) database. */
@@ -33,6 +34,8 @@ export function createPostgresDomain(deps: StoreDeps): InnkeepDomain {
     locks: createLockUseCases(deps),
     help: createHelpUseCases(deps),
     webhooks: createWebhookUseCases(deps),
+    // Seen through the port as the log and redelivery; dispatching and claiming are the sender job's.
+    webhookDeliveries: createWebhookDeliveryStore(deps),
     audit: createAuditUseCases(deps),
     idempotency: createIdempotencyUseCases(deps),
     analytics: createAnalyticsUseCases(deps),

@@ -332,14 +332,13 @@ export const webhooksArticle: HelpArticleSource = {
   title: 'Webhooks: events, payloads and signatures',
   collection: 'api-and-integrations',
   summary:
-    'Subscribe a URL to reservation, message, review, calendar and listing events, and how deliveries will be signed (Webhook-Signature). Deliveries are not sent yet.',
+    'Subscribe a URL to reservation, message, review, calendar and listing events; how deliveries are signed (Webhook-Signature), retried and listed.',
   body: `A webhook subscription names a URL that Innkeep is to POST a JSON message to when something happens in the
 account. Subscriptions are managed through the REST API, with an authToken or an OAuth token that has the
 \`webhooks:manage\` scope.
 
-> **Deliveries are not sent yet.** Innkeep stores subscriptions (and the URL set with \`setWebhook\`) and checks
-> them as described below, but the sending of events is still being built: no POST reaches your URL today. The
-> body, signature and retry rules below are the ones deliveries will follow, so receivers can be written now.
+> **The Host Tools URL is not sent to yet.** Subscriptions created with \`createWebhookSubscription\` receive
+> their events; the one URL set with \`setWebhook\` does not yet: its deliveries wait until its body is built.
 
 ## Events
 
@@ -376,23 +375,30 @@ rules apply), \`GET /api/getWebhook\` answers \`{"webhookURL": …}\` (\`null\` 
 Tools body \`{"type": "reservation" | "message", "document": …}\` (the reservation as \`getReservation\` answers
 it, or the new message), with the same signature header as every delivery.
 
-## Deliveries (once sending starts)
+## Deliveries
 
-Each delivery will be a POST with a JSON body:
+Each delivery is a POST with a JSON body, a \`Webhook-Id\` header holding the event's id, and the signature:
 
 \`\`\`json
 { "id": "…", "event": "reservation.created", "created": "…", "data": { … } }
 \`\`\`
 
 - Answer with a 2xx status quickly, and do slow work afterwards.
-- Deliveries that fail will be retried with backoff for at least a day. Delivery is **at least once**: the same
-  event can arrive more than once, always with the same \`id\`, so ignore ids you have already processed.
-- A subscription that keeps failing will be disabled: it shows \`active: false\` and a \`disabledReason\` saying
-  why. Fix the receiver, then set \`active\` back to \`true\`; that also resets the failure count.
+- Only https URLs on public addresses are delivered to; redirects are not followed, an answer must come within
+  10 seconds, and only its first 64 KB are read.
+- A delivery that fails (a timeout, a refused connection, any status other than 2xx) is retried with backoff,
+  5–10 seconds at first and at most an hour apart, for a day. Delivery is **at least once**: the same event can
+  arrive more than once, always with the same \`id\`, so ignore ids you have already processed.
+- A subscription whose deliveries all failed for a day is disabled: it shows \`active: false\` and a
+  \`disabledReason\` saying why. Fix the receiver, then set \`active\` back to \`true\`; that also resets the
+  failure count.
+- \`GET /api/listWebhookDeliveries?webhookId=…\` lists a subscription's deliveries, newest first: status,
+  attempts, the next attempt, the last answer's status, latency and error. \`POST /api/redeliverWebhookDelivery\`
+  with \`{"deliveryId": …}\` sends a delivered or failed one again.
 
 ## Verifying the signature
 
-Every delivery will carry a header such as
+Every delivery carries a header such as
 
 \`\`\`
 Webhook-Signature: t=1767225600,v1=5f0c…

@@ -52,14 +52,14 @@ export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;
 
 /** A subscription's deliveries, newest first, a page at a time. */
 export const listWebhookDeliveriesInputSchema = z.object({ webhookId: webhookIdSchema, ...pageInputShape });
-/** Input of {@link WebhookDeliveryQueue.listDeliveries}. */
+/** Input of {@link WebhookDeliveryUseCases.listDeliveries}. */
 export type ListWebhookDeliveriesInput = z.input<typeof listWebhookDeliveriesInputSchema>;
 
 /** Names one delivery. */
 export const webhookDeliveryRefInputSchema = z.object({
   deliveryId: z.string().min(1).max(64).describe('Webhook delivery id, e.g. whd_…'),
 });
-/** Input of {@link WebhookDeliveryQueue.redeliver}. */
+/** Input of {@link WebhookDeliveryUseCases.redeliver}. */
 export type WebhookDeliveryRefInput = z.input<typeof webhookDeliveryRefInputSchema>;
 
 /** One attempt a sender has claimed: what to send, where, and how to sign it. */
@@ -107,10 +107,24 @@ export interface DispatchedWebhookEvents {
 }
 
 /**
+ * What a host does with a subscription's deliveries: read its log and send one again. The domain's
+ * `webhookDeliveries`; the queue below does this and more.
+ */
+export interface WebhookDeliveryUseCases {
+  /**
+   * Sends a delivered or failed delivery of the actor's account again: it is pending and due now, with a new
+   * schedule; returns it as listed. `failed_precondition` while it is still pending. Audited.
+   */
+  redeliver(actor: Actor, input: WebhookDeliveryRefInput): Promise<WebhookDelivery>;
+  /** A subscription's deliveries, newest first; `not_found` for a subscription of another account. */
+  listDeliveries(actor: Actor, input: ListWebhookDeliveriesInput): Promise<Page<WebhookDelivery>>;
+}
+
+/**
  * The delivery queue: events fanned out to subscriptions, attempts claimed by exactly one sender at a time,
  * outcomes scheduled by the retry rules. Any number of instances may share it.
  */
-export interface WebhookDeliveryQueue {
+export interface WebhookDeliveryQueue extends WebhookDeliveryUseCases {
   /**
    * Takes up to `limit` undispatched events, oldest first, and creates a pending delivery, due now, for each
    * active subscription of the event's account that receives it; each event is dispatched once.
@@ -132,11 +146,4 @@ export interface WebhookDeliveryQueue {
     now: Date,
     random: number,
   ): Promise<RecordedWebhookAttempt>;
-  /**
-   * Sends a delivered or failed delivery of the actor's account again: it is pending and due now, with a new
-   * schedule; returns it as listed. `failed_precondition` while it is still pending. Audited.
-   */
-  redeliver(actor: Actor, input: WebhookDeliveryRefInput): Promise<WebhookDelivery>;
-  /** A subscription's deliveries, newest first; `not_found` for a subscription of another account. */
-  listDeliveries(actor: Actor, input: ListWebhookDeliveriesInput): Promise<Page<WebhookDelivery>>;
 }

@@ -1,14 +1,16 @@
 import {
   createWebhookOperation,
   deleteWebhookOperation,
+  listWebhookDeliveriesOperation,
   listWebhooksOperation,
+  redeliverWebhookDeliveryOperation,
   updateWebhookOperation,
 } from '@innkeep/operations';
 import { defineRoute, type RestRoute } from '../../route-definition.ts';
 
 /**
  * Webhook subscriptions: any number of URLs, each with its events and signing secret (the Host Tools
- * single URL of setWebhook is one of them, listed with format `hosttools`).
+ * single URL of setWebhook is one of them, listed with format `hosttools`), and each one's delivery log.
  */
 export const webhooksRoutes: readonly RestRoute[] = [
   defineRoute({
@@ -43,6 +45,25 @@ export const webhooksRoutes: readonly RestRoute[] = [
     path: '/deleteWebhookSubscription/:webhookId',
     summary: 'Deletes a subscription; deliveries to it stop at once.',
     description: 'The id of the deleted subscription and deleted: true.',
+    tag: 'Webhooks',
+  }),
+  defineRoute({
+    operation: listWebhookDeliveriesOperation,
+    method: 'GET',
+    path: '/listWebhookDeliveries',
+    summary: 'Lists a subscription’s deliveries (webhookId), newest first.',
+    description:
+      'A page of deliveries with nextCursor/hasMore: each with its event id and kind, status, attempts, next ' +
+      'attempt, and the last attempt’s time, status code, latency and error.',
+    tag: 'Webhooks',
+    paging: 'page',
+  }),
+  defineRoute({
+    operation: redeliverWebhookDeliveryOperation,
+    method: 'POST',
+    path: '/redeliverWebhookDelivery',
+    summary: 'Sends a delivered or failed delivery (deliveryId) again, due now with a new retry schedule.',
+    description: 'The delivery as listed, pending again; 422 failed_precondition while it is still pending.',
     tag: 'Webhooks',
   }),
 ];
