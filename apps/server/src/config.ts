@@ -19,6 +19,7 @@ import {
   serviceConfig,
   serviceShape,
 } from '@innkeep/service-host';
+import { defaultWebhookEventRetentionDays } from '@innkeep/storage';
 import { z } from 'zod';
 
 export { ConfigError };
@@ -93,6 +94,11 @@ export interface Config extends DataConfig, ServiceConfig {
    * false). Only for tests and local development: otherwise a subscription could reach the host's own network.
    */
   readonly webhookAllowPrivate: boolean;
+  /**
+   * WEBHOOK_EVENT_RETENTION_DAYS: how many days a webhook event whose deliveries have all finished is kept,
+   * with its delivery log, before the housekeeping job removes it (default 30, from 1 to 3650).
+   */
+  readonly webhookEventRetentionDays: number;
 }
 
 // apps/server/src → the repository root, wherever the checkout is and whatever the working directory.
@@ -166,6 +172,12 @@ const serverShape = {
   MESSAGE_RULES: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
   WEBHOOKS: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
   WEBHOOK_ALLOW_PRIVATE: z.stringbool({ error: 'must be true or false' }).default(false),
+  WEBHOOK_EVENT_RETENTION_DAYS: z
+    .string()
+    .regex(/^[1-9]\d{0,3}$/, 'must be a whole number of days, from 1 to 3650')
+    .transform(Number)
+    .refine((days) => days <= 3_650, 'must be a whole number of days, from 1 to 3650')
+    .default(defaultWebhookEventRetentionDays),
   METRICS_PORT,
   SHUTDOWN_DRAIN_MS,
 };
@@ -236,6 +248,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     messageRules: parsed.MESSAGE_RULES === 'on',
     webhooks: parsed.WEBHOOKS === 'on',
     webhookAllowPrivate: parsed.WEBHOOK_ALLOW_PRIVATE,
+    webhookEventRetentionDays: parsed.WEBHOOK_EVENT_RETENTION_DAYS,
   };
 }
 

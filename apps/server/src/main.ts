@@ -6,6 +6,7 @@ import { systemClock } from '@innkeep/domain';
 import { readConfigOrExit, startService } from '@innkeep/service-host';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
+import { startHousekeepingJob } from './housekeeping-job.ts';
 import { startMessageRuleJob } from './message-rule-job.ts';
 import { prepareServer } from './prepare-server.ts';
 import { startWebhookDeliveryJob } from './webhook-delivery-job.ts';
@@ -55,6 +56,15 @@ await startService({
       });
       jobs.push({ name: 'the webhook delivery job', stop: job.stop });
     }
+    // Every instance runs it; the lock lets one at a time do the work, so no switch turns it off.
+    const housekeeping = startHousekeepingJob({
+      db: database.db,
+      clock: systemClock,
+      log: app.log,
+      eventRetentionDays: config.webhookEventRetentionDays,
+      onRun: (run) => metrics?.recordJobRun({ job: 'housekeeping', ...run }),
+    });
+    jobs.push({ name: 'the housekeeping job', stop: housekeeping.stop });
     return jobs;
   },
   announcement: [

@@ -55,6 +55,7 @@ describe('loadConfig', () => {
       messageRules: true,
       webhooks: true,
       webhookAllowPrivate: false,
+      webhookEventRetentionDays: 30,
       metricsPort: undefined,
       shutdownDrainMs: 10_000,
       logLevel: 'info',
@@ -93,6 +94,19 @@ describe('loadConfig', () => {
       'WEBHOOKS: must be on or off (got "yes")',
       'WEBHOOK_ALLOW_PRIVATE: must be true or false (got "sometimes")',
     ]);
+  });
+
+  it('reads WEBHOOK_EVENT_RETENTION_DAYS as whole days from 1 to 3650, 30 by default', () => {
+    expect(loadConfig(keys).webhookEventRetentionDays).toBe(30);
+    expect(loadConfig({ ...keys, WEBHOOK_EVENT_RETENTION_DAYS: '1' }).webhookEventRetentionDays).toBe(1);
+    expect(loadConfig({ ...keys, WEBHOOK_EVENT_RETENTION_DAYS: '3650' }).webhookEventRetentionDays).toBe(
+      3_650,
+    );
+    for (const value of ['0', '3651', '-1', '7.5', '030', 'month']) {
+      expect(problemsOf({ ...keys, WEBHOOK_EVENT_RETENTION_DAYS: value })).toEqual([
+        `WEBHOOK_EVENT_RETENTION_DAYS: must be a whole number of days, from 1 to 3650 (got "${value}")`,
+      ]);
+    }
   });
 
   it('reads MCP_RATE_LIMIT as whole requests a minute', () => {

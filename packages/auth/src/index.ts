@@ -7,6 +7,8 @@ export { withAuthTables } from './postgres/auth-database.ts';
 export type { PostgresAuthNotificationsOptions } from './postgres/auth-notifications.ts';
 export { createPostgresAuthNotifications } from './postgres/auth-notifications.ts';
 export type { AuthDatabase, AuthExecutor } from './postgres/database.ts';
+export type { RemovedAuthRows } from './postgres/expired-rows.ts';
+export { removeExpiredAuthRows } from './postgres/expired-rows.ts';
 export { authMigrations } from './postgres/migrations/index.ts';
 export type { StepUpMark, StepUpMarks } from './postgres/step-up-marks.ts';
 export { createStepUpMarks } from './postgres/step-up-marks.ts';

@@ -250,7 +250,6 @@ export type {
   WebhookDelivery,
   WebhookDeliveryQueue,
   WebhookDeliveryStatus,
-  WebhookDeliveryUseCases,
 } from './webhooks/webhook-deliveries.ts';
 export {
   listWebhookDeliveriesInputSchema,

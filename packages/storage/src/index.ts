@@ -23,6 +23,8 @@ export type {
 } from './database.ts';
 export type { HelpSyncResult } from './help/help.store.ts';
 export { syncHelpArticles } from './help/help.store.ts';
+export type { RemovedRows, RemoveExpiredRowsOptions } from './housekeeping.ts';
+export { defaultWebhookEventRetentionDays, removeExpiredRows } from './housekeeping.ts';
 export { createIdentityUseCases } from './identity/identity.store.ts';
 export { createOperatorUseCases } from './identity/operator.store.ts';
 export { createMessageRuleRunner } from './messages/message-rule-runner.ts';
