@@ -8,6 +8,7 @@ import {
 } from '@innkeep/storage';
 import { sql } from 'kysely';
 import type { JobLogger } from './message-rule-job.ts';
+import { type PeriodicJob, type PeriodicJobRun, startPeriodicJob } from './periodic-job.ts';
 
 /**
  * The advisory lock key the housekeeping job holds while it runs ("IKHK" in ASCII), so that of several
@@ -63,60 +64,27 @@ export interface HousekeepingJobOptions {
 }
 
 /** One finished run of the job; `skipped` when another instance held the lock and ran it instead. */
-export interface HousekeepingJobRun {
-  readonly outcome: 'success' | 'failure' | 'skipped';
-  readonly durationMs: number;
-}
+export type HousekeepingJobRun = PeriodicJobRun;
 
 /** The background job that removes expired rows. */
-export interface HousekeepingJob {
-  /** Stops scheduling runs and waits for a run in progress, so the database can close after it. */
-  stop(): Promise<void>;
-}
+export type HousekeepingJob = PeriodicJob;
 
 /**
- * Runs {@link runHousekeepingOnce} in the background every hour, and once shortly after start. Its timers do
- * not keep the process alive, a run still going when the next is due is not doubled, and a failed run is
- * logged and tried again at the next one rather than ending the server.
+ * Runs {@link runHousekeepingOnce} in the background every hour, first a minute after start (see
+ * {@link startPeriodicJob}).
  */
 export function startHousekeepingJob(options: HousekeepingJobOptions): HousekeepingJob {
   const { db, clock, log, eventRetentionDays } = options;
-  let running: Promise<void> | undefined;
-  let interval: NodeJS.Timeout | undefined;
-
-  const tick = () => {
-    if (running !== undefined) return;
-    const startedAt = performance.now();
-    const report = (outcome: HousekeepingJobRun['outcome']) =>
-      options.onRun?.({ outcome, durationMs: performance.now() - startedAt });
-    running = runHousekeepingOnce(db, clock, { eventRetentionDays })
-      .then((result) => {
-        if (result !== null && Object.values(result).some((count) => count > 0)) {
-          log.info(result, 'Removed expired rows');
-        }
-        report(result === null ? 'skipped' : 'success');
-      })
-      .catch((error: unknown) => {
-        log.error({ err: error }, 'Removing expired rows failed; retrying at the next run');
-        report('failure');
-      })
-      .finally(() => {
-        running = undefined;
-      });
-  };
-
-  const first = setTimeout(() => {
-    tick();
-    interval = setInterval(tick, options.intervalMs ?? 60 * 60_000);
-    interval.unref();
-  }, options.firstRunDelayMs ?? 60_000);
-  first.unref();
-
-  return {
-    async stop() {
-      clearTimeout(first);
-      clearInterval(interval);
-      await running;
+  return startPeriodicJob({
+    async run() {
+      const result = await runHousekeepingOnce(db, clock, { eventRetentionDays });
+      if (result === null) return 'skipped';
+      if (Object.values(result).some((count) => count > 0)) log.info(result, 'Removed expired rows');
+      return 'success';
     },
-  };
+    intervalMs: options.intervalMs ?? 60 * 60_000,
+    firstRunDelayMs: options.firstRunDelayMs ?? 60_000,
+    onFailure: (error) => log.error({ err: error }, 'Removing expired rows failed; retrying at the next run'),
+    onRun: options.onRun,
+  });
 }

@@ -1,6 +1,7 @@
 import type { Clock, RunDueMessageRulesResult } from '@innkeep/domain';
 import { createMessageRuleRunner, type DatabaseHandle } from '@innkeep/storage';
 import { sql } from 'kysely';
+import { type PeriodicJob, type PeriodicJobRun, startPeriodicJob } from './periodic-job.ts';
 
 /**
  * The advisory lock key the message rule runner holds while it runs ("IKMR" in ASCII), so that of several
@@ -46,60 +47,30 @@ export interface MessageRuleJobOptions {
 }
 
 /** One finished run of the job; `skipped` when another instance held the lock and ran it instead. */
-export interface MessageRuleJobRun {
-  readonly outcome: 'success' | 'failure' | 'skipped';
-  readonly durationMs: number;
-}
+export type MessageRuleJobRun = PeriodicJobRun;
 
 /** The background job that sends due message rules. */
-export interface MessageRuleJob {
-  /** Stops scheduling runs and waits for a run in progress, so the database can close after it. */
-  stop(): Promise<void>;
-}
+export type MessageRuleJob = PeriodicJob;
 
 /**
- * Runs {@link runMessageRulesOnce} in the background every minute. Its timers do not keep the process alive,
- * a run still going when the next is due is not doubled, and a failed run is logged and retried at the next
- * tick rather than ending the server.
+ * Runs {@link runMessageRulesOnce} in the background every minute, first 10 seconds after start (see
+ * {@link startPeriodicJob}).
  */
 export function startMessageRuleJob(options: MessageRuleJobOptions): MessageRuleJob {
   const { db, clock, log } = options;
-  let running: Promise<void> | undefined;
-  let interval: NodeJS.Timeout | undefined;
-
-  const tick = () => {
-    if (running !== undefined) return;
-    const startedAt = performance.now();
-    const report = (outcome: MessageRuleJobRun['outcome']) =>
-      options.onRun?.({ outcome, durationMs: performance.now() - startedAt });
-    running = runMessageRulesOnce(db, clock)
-      .then((result) => {
-        if (result !== null && result.sent + result.skipped > 0) {
-          log.info({ sent: result.sent, skipped: result.skipped }, 'Sent due message rules');
-        }
-        report(result === null ? 'skipped' : 'success');
-      })
-      .catch((error: unknown) => {
-        log.error({ err: error }, 'Sending due message rules failed; retrying at the next run');
-        report('failure');
-      })
-      .finally(() => {
-        running = undefined;
-      });
-  };
-
-  const first = setTimeout(() => {
-    tick();
-    interval = setInterval(tick, options.intervalMs ?? 60_000);
-    interval.unref();
-  }, options.firstRunDelayMs ?? 10_000);
-  first.unref();
-
-  return {
-    async stop() {
-      clearTimeout(first);
-      clearInterval(interval);
-      await running;
+  return startPeriodicJob({
+    async run() {
+      const result = await runMessageRulesOnce(db, clock);
+      if (result === null) return 'skipped';
+      if (result.sent + result.skipped > 0) {
+        log.info({ sent: result.sent, skipped: result.skipped }, 'Sent due message rules');
+      }
+      return 'success';
     },
-  };
+    intervalMs: options.intervalMs ?? 60_000,
+    firstRunDelayMs: options.firstRunDelayMs ?? 10_000,
+    onFailure: (error) =>
+      log.error({ err: error }, 'Sending due message rules failed; retrying at the next run'),
+    onRun: options.onRun,
+  });
 }
