@@ -457,6 +457,9 @@ export interface WebhookSubscriptionsTable {
   created_at: Timestamp;
   /** `innkeep` or `hosttools` (migration 0018); at most one `hosttools` row per account. */
   format: Generated<string>;
+  /** The secret before the last rotation, still signing until `previous_secret_expires_at` (migration 0022). */
+  previous_secret: string | null;
+  previous_secret_expires_at: Timestamp | null;
 }
 
 /** The outbox of webhook events (migration 0020): one row per event a write recorded. */

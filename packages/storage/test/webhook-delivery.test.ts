@@ -319,7 +319,7 @@ describe.each(testDatabaseKinds)('the webhook delivery queue on %s', (kind) => {
       created: event.created,
       data: eventOf(account.accountId, 'listing.updated').data,
       url: secret.url,
-      secret: secret.secret,
+      secrets: [secret.secret],
       format: 'innkeep',
     });
     expect((await deliveryRow(due?.deliveryId ?? '')).lease_until).toEqual(at(second + leaseMs));

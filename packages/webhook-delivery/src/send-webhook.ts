@@ -102,7 +102,7 @@ export function sendWebhook(
           'User-Agent': webhookUserAgent,
           'Webhook-Id': delivery.eventId,
           [webhookSignatureHeaderName]: signWebhook(
-            delivery.secret,
+            delivery.secrets,
             Math.floor(sentAt.getTime() / 1000),
             body,
           ),

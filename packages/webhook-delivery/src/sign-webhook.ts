@@ -3,14 +3,19 @@ import { webhookSignatureHeader } from '@innkeep/domain';
 
 /**
  * The `Webhook-Signature` value for `body` sent at `timestampSeconds` (unix seconds):
- * `t=<unix>,v1=<hex HMAC-SHA256 of "t.body">`, keyed with the subscription's whole secret. The scheme itself
+ * `t=<unix>,v1=<hex HMAC-SHA256 of "t.body">`, keyed with the subscription's whole secret (one `v1` per
+ * secret while a rotation overlaps). The scheme itself
  * lives in the domain (`webhookSignatureHeader`), which the help article for receivers documents.
  */
-export function signWebhook(secret: string, timestampSeconds: number, body: string): string {
+export function signWebhook(
+  secrets: string | readonly string[],
+  timestampSeconds: number,
+  body: string,
+): string {
   if (!Number.isInteger(timestampSeconds) || timestampSeconds < 0) {
     throw new RangeError(`timestampSeconds must be a whole number of seconds, got ${timestampSeconds}.`);
   }
-  return webhookSignatureHeader(secret, body, new Date(timestampSeconds * 1000));
+  return webhookSignatureHeader(secrets, body, new Date(timestampSeconds * 1000));
 }
 
 /** Options of {@link verifyWebhookSignature}. */

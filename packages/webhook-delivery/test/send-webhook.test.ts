@@ -16,7 +16,7 @@ function delivery(url: string): DueWebhookDelivery {
     created: new Date('2026-04-01T11:59:58.000Z'),
     data: { listingId: 'lst_x', changes: { name: { from: 'a', to: 'b' } } },
     url,
-    secret: 'whsec_test_secret',
+    secrets: ['whsec_test_secret'],
     format: 'innkeep',
   };
 }

@@ -25,8 +25,9 @@ describe('webhook signatures', () => {
   });
 
   it('accepts a header signed by either secret during a rotation', () => {
-    const old = signWebhook('whsec_old', t, body);
-    const both = `${old},v1=${signWebhook(secret, t, body).split('v1=')[1]}`;
+    const both = signWebhook([secret, 'whsec_old'], t, body);
+    expect(both.match(/v1=/g)).toHaveLength(2);
+    expect(both.startsWith(signWebhook(secret, t, body))).toBe(true);
     expect(verifyWebhookSignature(secret, both, body, { nowSeconds: t })).toBe(true);
     expect(verifyWebhookSignature('whsec_old', both, body, { nowSeconds: t })).toBe(true);
   });

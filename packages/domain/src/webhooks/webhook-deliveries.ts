@@ -73,7 +73,8 @@ export interface DueWebhookDelivery {
   readonly created: Date;
   readonly data: unknown;
   readonly url: string;
-  readonly secret: string;
+  /** The secrets that sign it: the current one, then the previous one while a rotation's overlap lasts. */
+  readonly secrets: readonly string[];
   readonly format: WebhookFormat;
 }
 

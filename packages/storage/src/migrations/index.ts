@@ -20,6 +20,7 @@ import * as hostToolsWebhook from './2026_11_27_0018_host_tools_webhook.ts';
 import * as holdsByAccountNights from './2026_11_27_0019_holds_by_account_nights.ts';
 import * as webhookEvents from './2026_11_27_0020_webhook_events.ts';
 import * as webhookDeliveries from './2026_11_27_0021_webhook_deliveries.ts';
+import * as webhookSecretRotation from './2026_11_27_0022_webhook_secret_rotation.ts';
 
 /**
  * The domain's migrations by name. Names sort in the order they run; other packages (auth) contribute
@@ -47,4 +48,5 @@ export const domainMigrations: Readonly<Record<string, Migration>> = {
   '2026_11_27_0019_holds_by_account_nights': holdsByAccountNights,
   '2026_11_27_0020_webhook_events': webhookEvents,
   '2026_11_27_0021_webhook_deliveries': webhookDeliveries,
+  '2026_11_27_0022_webhook_secret_rotation': webhookSecretRotation,
 };

@@ -107,9 +107,8 @@ export function createWebhookDeliveryStore({ db, clock }: StoreDeps): WebhookDel
       // One statement: the subquery locks due rows nobody else has locked (skipping, not waiting for, those a
       // concurrent claimer holds), and the update stamps the lease before the locks are released, so a row is
       // either claimed here or by the other claimer, never both. A lease that ran out is due again.
-      // Deliveries of a subscription turned off wait, pending, until it is turned on again. So do those of a
-      // Host Tools URL, whose `{type, document}` body no sender builds yet: claiming them would only take the
-      // places of deliveries that can go.
+      // Deliveries of a subscription turned off wait, pending, until it is turned on again. The previous
+      // secret signs too while a rotation's overlap lasts.
       const { rows } = await sql<ClaimedRow>`
         update webhook_deliveries as claimed
         set lease_until = ${leaseUntil}
@@ -122,7 +121,6 @@ export function createWebhookDeliveryStore({ db, clock }: StoreDeps): WebhookDel
               and due.next_attempt_at <= ${now}
               and (due.lease_until is null or due.lease_until <= ${now})
               and owner.active
-              and owner.format = 'innkeep'
             order by due.next_attempt_at, due.id
             limit ${limit}
             for update of due skip locked)
@@ -130,7 +128,9 @@ export function createWebhookDeliveryStore({ db, clock }: StoreDeps): WebhookDel
           and subscription.id = claimed.subscription_id
         returning claimed.id as delivery_id, claimed.attempts + 1 as attempt, claimed.next_attempt_at,
           event.id as event_id, event.event, event.created, event.data,
-          subscription.url, subscription.secret, subscription.format`.execute(db);
+          subscription.url, subscription.secret, subscription.format,
+          case when subscription.previous_secret_expires_at > ${now} then subscription.previous_secret
+          end as previous_secret`.execute(db);
       return rows
         .sort((a, b) => a.next_attempt_at.getTime() - b.next_attempt_at.getTime())
         .map(
@@ -142,7 +142,7 @@ export function createWebhookDeliveryStore({ db, clock }: StoreDeps): WebhookDel
             created: row.created,
             data: row.data,
             url: row.url,
-            secret: row.secret,
+            secrets: row.previous_secret === null ? [row.secret] : [row.secret, row.previous_secret],
             format: row.format as WebhookFormat,
           }),
         );
@@ -299,6 +299,7 @@ interface ClaimedRow {
   readonly url: string;
   readonly secret: string;
   readonly format: string;
+  readonly previous_secret: string | null;
 }
 
 /**

@@ -286,7 +286,12 @@ async function findWebhookOrThrow(db: Executor, actor: Actor, webhookId: string)
   return toWebhook(row);
 }
 
-function toWebhook(row: Omit<Selectable<WebhookSubscriptionsTable>, 'secret' | 'account_id'>): Webhook {
+function toWebhook(
+  row: Omit<
+    Selectable<WebhookSubscriptionsTable>,
+    'secret' | 'account_id' | 'previous_secret' | 'previous_secret_expires_at'
+  >,
+): Webhook {
   return {
     id: row.id,
     url: row.url,
