@@ -1,3 +1,4 @@
+import { toolCatalogue } from '@innkeep/mcp-tools';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { restRoutes } from '../src/route-catalogue.ts';
 import type { RestRoute } from '../src/route-definition.ts';
@@ -58,6 +59,19 @@ describe('the route catalogue', () => {
       'DELETE /deleteWebhook',
     ];
     expect(restRoutes.map(label)).toEqual(expect.arrayContaining(hostTools));
+  });
+
+  it('serves every operation of the MCP tools in Innkeep’s own fields, not only in a Host Tools shape', () => {
+    // A tool is named after its operation. A Host Tools route maps its operation's answer onto Host Tools'
+    // fields and drops what has no place there (a night's status, a quote's nights), so it does not count.
+    const native = new Set(
+      restRoutes.filter((route) => route.tag !== 'Host Tools').map((route) => route.operationId),
+    );
+    const withoutRoute = toolCatalogue
+      .map((tool) => tool.name)
+      .filter((operationId) => !native.has(operationId));
+    expect(toolCatalogue).toHaveLength(49);
+    expect(withoutRoute).toEqual([]);
   });
 });
 

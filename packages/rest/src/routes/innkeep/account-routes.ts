@@ -1,8 +1,21 @@
-import { getAccountOperation, listAccountsOperation } from '@innkeep/operations';
+import { getAccountOperation, getUserOperation, listAccountsOperation } from '@innkeep/operations';
 import { defineRoute, type RestRoute } from '../../route-definition.ts';
 
-/** The host's connected channel accounts (Airbnb, Vrbo, Booking.com, direct). */
+/**
+ * The signed-in user with their account and subscription, and the host's connected channel accounts (Airbnb,
+ * Vrbo, Booking.com, direct).
+ */
 export const accountRoutes: readonly RestRoute[] = [
+  defineRoute({
+    operation: getUserOperation,
+    method: 'GET',
+    path: '/getUserProfile',
+    summary: 'Reads the signed-in user, their role, account and subscription.',
+    description:
+      'The user in Innkeep’s own fields: role (owner, manager or viewer), the account’s name, time zone ' +
+      'and currency, the subscription’s plan and status, and when the authToken was made (never the token).',
+    tag: 'Account',
+  }),
   defineRoute({
     operation: listAccountsOperation,
     method: 'GET',

@@ -1,8 +1,8 @@
-import { listListingsOperation, updateListingOperation } from '@innkeep/operations';
+import { getListingOperation, listListingsOperation, updateListingOperation } from '@innkeep/operations';
 import { defineRoute, type RestRoute } from '../../route-definition.ts';
 import { ignoredBodySchema } from './ignored-body.ts';
 
-/** Listings in Innkeep's own field names: list, change, and switch bookings on or off. */
+/** Listings in Innkeep's own field names: list, read one, change, and switch bookings on or off. */
 export const listingsRoutes: readonly RestRoute[] = [
   defineRoute({
     operation: listListingsOperation,
@@ -12,6 +12,16 @@ export const listingsRoutes: readonly RestRoute[] = [
     description: 'A page of listings with every setting, and nextCursor/hasMore.',
     tag: 'Listings',
     paging: 'page',
+  }),
+  defineRoute({
+    operation: getListingOperation,
+    method: 'GET',
+    path: '/getListingDetails/:listingId',
+    summary: 'Reads one listing with every setting.',
+    description:
+      'The listing in Innkeep’s own fields, including what Host Tools’ getListing has no place for: ' +
+      'enabled, the cleaning and extra-guest fees, tax rate, maximum nights and listing groups.',
+    tag: 'Listings',
   }),
   defineRoute({
     operation: updateListingOperation,

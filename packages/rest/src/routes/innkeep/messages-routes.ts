@@ -1,7 +1,7 @@
-import { getMessageThreadOperation } from '@innkeep/operations';
+import { getMessageThreadOperation, sendMessageOperation } from '@innkeep/operations';
 import { defineRoute, type RestRoute } from '../../route-definition.ts';
 
-/** A reservation's conversation with its guest, paged. */
+/** A reservation's conversation with its guest: read it, paged, and write to the guest. */
 export const messagesRoutes: readonly RestRoute[] = [
   defineRoute({
     operation: getMessageThreadOperation,
@@ -13,5 +13,14 @@ export const messagesRoutes: readonly RestRoute[] = [
       'awaits a reply.',
     tag: 'Messages',
     paging: 'page',
+  }),
+  defineRoute({
+    operation: sendMessageOperation,
+    method: 'POST',
+    path: '/sendGuestMessage/:reservationId',
+    summary: 'Writes to the guest of a reservation, as the signed-in user.',
+    description:
+      'The message as recorded: its id, sender and delivery status (queued until the channel delivers it).',
+    tag: 'Messages',
   }),
 ];
