@@ -4,8 +4,10 @@
 import { demoLogin } from '@innkeep/demo';
 import { systemClock } from '@innkeep/domain';
 import { readConfigOrExit, startService } from '@innkeep/service-host';
+import { createPostgresDomain } from '@innkeep/storage';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
+import { hostToolsWebhookDocuments } from './host-tools-webhook-documents.ts';
 import { startHousekeepingJob } from './housekeeping-job.ts';
 import { startMessageRuleJob } from './message-rule-job.ts';
 import { prepareServer } from './prepare-server.ts';
@@ -51,6 +53,9 @@ await startService({
         db: database.db,
         clock: systemClock,
         log: app.log,
+        hostToolsBody: hostToolsWebhookDocuments({
+          domain: createPostgresDomain({ db: database.db, clock: systemClock }),
+        }),
         allowPrivate: config.webhookAllowPrivate,
         onRun: (run) => metrics?.recordJobRun({ job: 'webhooks', ...run }),
       });

@@ -46,6 +46,7 @@ const noneRemoved = {
   stepUpMarks: 0,
   idempotencyKeys: 0,
   webhookEvents: 0,
+  webhookPreviousSecrets: 0,
 };
 
 describe('housekeeping job on PostgreSQL', () => {

@@ -248,6 +248,7 @@ export type {
   DueWebhookDelivery,
   WebhookAttemptOutcome,
   WebhookDelivery,
+  WebhookDeliveryEvent,
   WebhookDeliveryQueue,
   WebhookDeliveryStatus,
 } from './webhooks/webhook-deliveries.ts';
@@ -256,12 +257,15 @@ export {
   subscriptionReceives,
   webhookDeliveryRefInputSchema,
   webhookDeliverySchema,
+  webhookTestEvent,
 } from './webhooks/webhook-deliveries.ts';
 export type { WebhookEventRecord } from './webhooks/webhook-events.ts';
 export { webhookEventDataSchemas } from './webhooks/webhook-events.ts';
 export { webhookSignatureHeader, webhookSignatureHeaderName } from './webhooks/webhook-signature.ts';
 export type {
   CreateWebhookInput,
+  RotatedWebhook,
+  RotateWebhookSecretInput,
   Webhook,
   WebhookEvent,
   WebhookFormat,
@@ -274,6 +278,8 @@ export {
   isAllowedWebhookUrl,
   listWebhooksInputSchema,
   maxWebhooksPerAccount,
+  rotatedWebhookSchema,
+  rotateWebhookSecretInputSchema,
   setHostToolsWebhookInputSchema,
   updateWebhookInputSchema,
   webhookEvents,

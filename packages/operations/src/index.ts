@@ -87,5 +87,7 @@ export { getHostToolsWebhookOperation } from './webhooks/get-host-tools-webhook.
 export { listWebhookDeliveriesOperation } from './webhooks/list-webhook-deliveries.operation.ts';
 export { listWebhooksOperation } from './webhooks/list-webhooks.operation.ts';
 export { redeliverWebhookDeliveryOperation } from './webhooks/redeliver-webhook-delivery.operation.ts';
+export { rotateWebhookSecretOperation } from './webhooks/rotate-webhook-secret.operation.ts';
+export { sendWebhookTestOperation } from './webhooks/send-webhook-test.operation.ts';
 export { setHostToolsWebhookOperation } from './webhooks/set-host-tools-webhook.operation.ts';
 export { updateWebhookOperation } from './webhooks/update-webhook.operation.ts';

@@ -9,6 +9,8 @@ import {
   listWebhooksOperation,
   redeliverWebhookDeliveryOperation,
   regenerateOwnerImportLinkOperation,
+  rotateWebhookSecretOperation,
+  sendWebhookTestOperation,
   updateListingGroupOperation,
   updateWebhookOperation,
 } from '@innkeep/operations';
@@ -569,6 +571,153 @@ describe.each(['postgres'] as const)('Innkeep’s listing-group and webhook rout
       );
       const claimed = await queue.claimDue(new Date(), 500, 60_000);
       expect(claimed.map((due) => due.deliveryId)).toContain(deliveryId);
+    });
+
+    it('rotates a subscription’s secret, shown once, the old one signing for the overlap', async () => {
+      const hour = 60 * 60_000;
+      const created = await world.domain.webhooks.create(demo, { url: 'https://hooks.example.com/rotated' });
+      const asked = Date.now();
+      const rotated = answerOf(
+        await callApi(running, 'POST', `/rotateWebhookSecret/${created.id}`, { headers: owner }),
+        200,
+        rotateWebhookSecretOperation.output,
+      );
+      expect(rotated).toMatchObject({ id: created.id, url: created.url, active: true });
+      expect(rotated.secret).toMatch(/^whsec_/);
+      expect(rotated.secret).not.toBe(created.secret);
+      const expiresAt = Date.parse(rotated.previousSecretExpiresAt ?? '');
+      expect(expiresAt).toBeGreaterThanOrEqual(asked + 24 * hour - 1000);
+      expect(expiresAt).toBeLessThanOrEqual(Date.now() + 24 * hour);
+
+      const listed = answerOf(
+        await callApi(running, 'GET', '/listWebhookSubscriptions?limit=500', { headers: owner }),
+        200,
+        listWebhooksOperation.output,
+      );
+      const { secret, ...withoutSecret } = rotated;
+      expect(listed.items).toContainEqual(withoutSecret);
+      expect(JSON.stringify(listed)).not.toContain(secret);
+      expect(JSON.stringify(listed)).not.toContain(created.secret);
+
+      const atOnce = answerOf(
+        await callApi(running, 'POST', `/rotateWebhookSecret/${created.id}`, {
+          headers: webhooksManager,
+          body: { overlapHours: 0 },
+        }),
+        200,
+        rotateWebhookSecretOperation.output,
+      );
+      expect(atOnce).toMatchObject({ id: created.id, previousSecretExpiresAt: null });
+      expect(atOnce.secret).not.toBe(rotated.secret);
+      const stored = await world.db
+        .selectFrom('webhook_subscriptions')
+        .select(['secret', 'previous_secret'])
+        .where('id', '=', created.id)
+        .executeTakeFirstOrThrow();
+      expect(stored).toEqual({ secret: atOnce.secret, previous_secret: null });
+
+      const before = await world.domain.webhooks.list(demo, { limit: 500 });
+      expectError(
+        await callApi(running, 'POST', `/rotateWebhookSecret/${created.id}`, {
+          headers: owner,
+          body: { overlapHours: 169 },
+        }),
+        400,
+        'invalid_argument',
+        'overlapHours',
+      );
+      expectError(
+        await callApi(running, 'POST', `/rotateWebhookSecret/${created.id}`, { headers: viewer }),
+        403,
+        'permission_denied',
+      );
+      const unscoped = await callApi(running, 'POST', `/rotateWebhookSecret/${created.id}`, {
+        headers: groupsReader,
+      });
+      expectError(unscoped, 403, 'insufficient_scope');
+      expect(unscoped.body).toMatchObject({ details: { required: ['webhooks:manage'] } });
+      const theirs = await world.domain.webhooks.create(lapsed, { url: 'https://lapsed.example.com/rotate' });
+      expectError(
+        await callApi(running, 'POST', `/rotateWebhookSecret/${theirs.id}`, { headers: owner }),
+        404,
+        'not_found',
+      );
+      expect(await world.domain.webhooks.list(demo, { limit: 500 })).toEqual(before);
+      expect(world.reported).toEqual([]);
+    });
+
+    it('sends a test event to a turned-off subscription only, as one pending delivery in its log', async () => {
+      const queue = createWebhookDeliveryStore({ db: world.db, clock: world.clock });
+      const subscription = await world.domain.webhooks.create(demo, {
+        url: 'https://hooks.example.com/tested',
+        events: ['listing.updated'],
+      });
+      const bystander = await world.domain.webhooks.create(demo, {
+        url: 'https://hooks.example.com/bystander',
+      });
+      await world.domain.webhooks.update(demo, { webhookId: subscription.id, active: false });
+
+      const sent = answerOf(
+        await callApi(running, 'POST', `/testWebhookSubscription/${subscription.id}`, { headers: owner }),
+        200,
+        sendWebhookTestOperation.output,
+      );
+      expect(sent).toMatchObject({
+        id: expect.stringMatching(/^whd_/),
+        event: 'webhook.test',
+        status: 'pending',
+        attempts: 0,
+        lastAttemptAt: null,
+      });
+      const logOf = async (webhookId: string) =>
+        answerOf(
+          await callApi(running, 'GET', `/listWebhookDeliveries?webhookId=${webhookId}`, { headers: owner }),
+          200,
+          listWebhookDeliveriesOperation.output,
+        ).items;
+      expect(await logOf(subscription.id)).toEqual([sent]);
+      await dispatchEverything(queue);
+      expect(await logOf(bystander.id)).toEqual([]);
+
+      const byBearer = answerOf(
+        await callApi(running, 'POST', `/testWebhookSubscription/${subscription.id}`, {
+          headers: webhooksManager,
+        }),
+        200,
+        sendWebhookTestOperation.output,
+      );
+      expect(byBearer.eventId).not.toBe(sent.eventId);
+      // Turned off, yet claimed: a test checks the receiver before the host turns deliveries back on.
+      const claimed = (await queue.claimDue(new Date(), 500, 60_000)).filter((due) =>
+        [sent.id, byBearer.id].includes(due.deliveryId),
+      );
+      expect(claimed).toHaveLength(2);
+      for (const due of claimed) {
+        expect(due).toMatchObject({ event: 'webhook.test', data: { webhookId: subscription.id } });
+      }
+
+      const before = await world.domain.webhookDeliveries.listDeliveries(demo, {
+        webhookId: subscription.id,
+      });
+      expectError(
+        await callApi(running, 'POST', `/testWebhookSubscription/${subscription.id}`, { headers: viewer }),
+        403,
+        'permission_denied',
+      );
+      const unscoped = await callApi(running, 'POST', `/testWebhookSubscription/${subscription.id}`, {
+        headers: groupsReader,
+      });
+      expectError(unscoped, 403, 'insufficient_scope');
+      const theirs = await world.domain.webhooks.create(lapsed, { url: 'https://lapsed.example.com/tested' });
+      expectError(
+        await callApi(running, 'POST', `/testWebhookSubscription/${theirs.id}`, { headers: owner }),
+        404,
+        'not_found',
+      );
+      expect(
+        await world.domain.webhookDeliveries.listDeliveries(demo, { webhookId: subscription.id }),
+      ).toEqual(before);
+      expect(world.reported).toEqual([]);
     });
 
     it('reads another account’s deliveries as 404 and names a missing webhookId', async () => {

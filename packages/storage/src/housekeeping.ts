@@ -23,6 +23,8 @@ export interface RemovedRows {
   readonly idempotencyKeys: number;
   /** Webhook events past the retention, each with its deliveries (they cascade). */
   readonly webhookEvents: number;
+  /** Previous webhook secrets whose rotation overlap has ended: forgotten, not only unused. */
+  readonly webhookPreviousSecrets: number;
 }
 
 const dayMs = 24 * 60 * 60 * 1000;
@@ -31,7 +33,8 @@ const dayMs = 24 * 60 * 60 * 1000;
  * Deletes the domain's rows that have expired at `now`, in batches of {@link housekeepingBatchSize}:
  * idempotency keys past their lifetime, and webhook events older than the retention that have been fanned out
  * and have no pending delivery (their deliveries go with them). An event not yet fanned out, or with a
- * delivery still to be attempted, is kept whatever its age.
+ * delivery still to be attempted, is kept whatever its age. Also clears webhook secrets whose rotation
+ * overlap has ended.
  */
 export async function removeExpiredRows(
   db: Kysely<Database>,
@@ -62,7 +65,14 @@ export async function removeExpiredRows(
           where delivery.event_id = event.id and delivery.status = 'pending')
       limit ${housekeepingBatchSize})`,
   );
-  return { idempotencyKeys, webhookEvents };
+  // A previous secret stops signing when its overlap ends whether or not it is cleared; clearing it keeps a
+  // secret nobody should use out of the database. Subscriptions are few (20 an account): no index needed.
+  const cleared = await db
+    .updateTable('webhook_subscriptions')
+    .set({ previous_secret: null, previous_secret_expires_at: null })
+    .where('previous_secret_expires_at', '<=', now)
+    .executeTakeFirst();
+  return { idempotencyKeys, webhookEvents, webhookPreviousSecrets: Number(cleared.numUpdatedRows) };
 }
 
 /** Runs `statement` (a delete of at most one batch) until a run removes less than a batch; the total removed. */

@@ -110,6 +110,7 @@ describe.each(testDatabaseKinds)('housekeeping of expired rows on %s', (kind) =>
     expect(await removeExpiredRows(db, now, { eventRetentionDays: 30 })).toEqual({
       idempotencyKeys: 2,
       webhookEvents: 0,
+      webhookPreviousSecrets: 0,
     });
     const left = await db.selectFrom('idempotency_keys').select('key').execute();
     expect(left.map((row) => row.key)).toEqual(['fresh']);
@@ -124,6 +125,7 @@ describe.each(testDatabaseKinds)('housekeeping of expired rows on %s', (kind) =>
     expect(await removeExpiredRows(db, now, { eventRetentionDays: 30 })).toEqual({
       idempotencyKeys: 0,
       webhookEvents: 2,
+      webhookPreviousSecrets: 0,
     });
     const events = await db.selectFrom('webhook_events').select('id').orderBy('id').execute();
     expect(events.map((row) => row.id)).toEqual(['evt_old_pending', 'evt_old_undispatched', 'evt_recent']);
@@ -138,7 +140,46 @@ describe.each(testDatabaseKinds)('housekeeping of expired rows on %s', (kind) =>
     expect(await removeExpiredRows(db, now, { eventRetentionDays: 7 })).toEqual({
       idempotencyKeys: 0,
       webhookEvents: 1,
+      webhookPreviousSecrets: 0,
     });
+  });
+
+  it('forgets previous webhook secrets whose overlap has ended, and keeps those still signing', async () => {
+    const subscription = (id: string, expiresAt: Date | null) => ({
+      id,
+      account_id: account.accountId,
+      url: 'https://hooks.example.com/in',
+      events: ['reservation.created'],
+      secret: `whsec_${id}_new`,
+      previous_secret: expiresAt === null ? null : `whsec_${id}_old`,
+      previous_secret_expires_at: expiresAt,
+    });
+    await db
+      .insertInto('webhook_subscriptions')
+      .values([
+        subscription('whs_ended', ago(1_000)),
+        subscription('whs_overlapping', new Date(now.getTime() + 60_000)),
+        subscription('whs_single', null),
+      ])
+      .execute();
+    expect(await removeExpiredRows(db, now, { eventRetentionDays: 30 })).toMatchObject({
+      webhookPreviousSecrets: 1,
+    });
+    const rows = await db
+      .selectFrom('webhook_subscriptions')
+      .select(['id', 'secret', 'previous_secret'])
+      .where('id', 'in', ['whs_ended', 'whs_overlapping', 'whs_single'])
+      .orderBy('id')
+      .execute();
+    expect(rows).toEqual([
+      { id: 'whs_ended', secret: 'whsec_whs_ended_new', previous_secret: null },
+      {
+        id: 'whs_overlapping',
+        secret: 'whsec_whs_overlapping_new',
+        previous_secret: 'whsec_whs_overlapping_old',
+      },
+      { id: 'whs_single', secret: 'whsec_whs_single_new', previous_secret: null },
+    ]);
   });
 
   it('removes a backlog larger than one batch', async () => {

@@ -313,6 +313,7 @@ describe.each(testDatabaseKinds)('the webhook delivery queue on %s', (kind) => {
       .executeTakeFirstOrThrow();
     expect(due).toEqual({
       deliveryId: expect.stringMatching(/^whd_/),
+      accountId: event.account_id,
       attempt: 1,
       eventId: event.id,
       event: 'listing.updated',
@@ -634,6 +635,159 @@ describe.each(testDatabaseKinds)('the webhook delivery queue on %s', (kind) => {
     expect(await queue().claimDue(at(hour), 10, leaseMs)).toEqual([]);
     await webhooks().update(account.owner, { webhookId: subscriptionId, active: true });
     expect((await claim(deliveryId, at(hour))).attempt).toBe(1);
+  });
+
+  it('signs with the previous secret too while a rotation overlaps, then with the new one only', async () => {
+    const { deliveryId, subscriptionId } = await oneDelivery();
+    const { secret: oldSecret } = await db
+      .selectFrom('webhook_subscriptions')
+      .select('secret')
+      .where('id', '=', subscriptionId)
+      .executeTakeFirstOrThrow();
+    const { secret: newSecret } = await webhooks().rotateSecret(account.owner, {
+      webhookId: subscriptionId,
+      overlapHours: 1,
+    });
+    expect((await claim(deliveryId, at(0))).secrets).toEqual([newSecret, oldSecret]);
+    // The lease runs out and the attempt is claimed again, one moment before the overlap ends and at its end.
+    expect((await claim(deliveryId, at(hour - 1))).secrets).toEqual([newSecret, oldSecret]);
+    expect((await claim(deliveryId, at(2 * hour))).secrets).toEqual([newSecret]);
+
+    const { secret: latest } = await webhooks().rotateSecret(account.owner, {
+      webhookId: subscriptionId,
+      overlapHours: 0,
+    });
+    expect((await claim(deliveryId, at(3 * hour))).secrets).toEqual([latest]);
+  });
+
+  it('sends a test to that subscription only, even turned off, and fails it after one attempt without counting it', async () => {
+    const tested = await subscribe(account);
+    const bystander = await subscribe(account);
+    await webhooks().update(account.owner, { webhookId: tested, active: false });
+    await db
+      .updateTable('webhook_subscriptions')
+      .set({ consecutive_failures: 3 })
+      .where('id', '=', tested)
+      .execute();
+    const before = await subscriptionRow(tested);
+
+    nowMs = start + second;
+    const delivery = await queue().sendTest(account.owner, { webhookId: tested });
+    expect(delivery).toEqual({
+      id: expect.stringMatching(/^whd_/),
+      eventId: expect.stringMatching(/^evt_/),
+      event: 'webhook.test',
+      status: 'pending',
+      attempts: 0,
+      nextAttemptAt: at(second).toISOString(),
+      lastAttemptAt: null,
+      lastStatusCode: null,
+      lastError: null,
+      lastLatencyMs: null,
+      deliveredAt: null,
+      createdAt: at(second).toISOString(),
+    });
+    expect((await queue().listDeliveries(account.owner, { webhookId: tested })).items).toEqual([delivery]);
+    // Recorded already dispatched: dispatch finds nothing to fan out, and the bystander gets nothing.
+    expect(await queue().dispatch(10)).toEqual({ events: 0, deliveries: 0 });
+    expect(await fanOut()).toEqual([`webhook.test → ${tested}`]);
+    expect((await queue().listDeliveries(account.owner, { webhookId: bystander })).items).toEqual([]);
+
+    const due = await claim(delivery.id, at(2 * second));
+    expect(due).toMatchObject({
+      attempt: 1,
+      eventId: delivery.eventId,
+      event: 'webhook.test',
+      created: at(second),
+      data: { webhookId: tested },
+    });
+    expect(await queue().recordAttempt(delivery.id, serverError, at(3 * second), 0)).toEqual({
+      recorded: true,
+      status: 'failed',
+      nextAttemptAt: null,
+      subscriptionDisabled: false,
+    });
+    expect(await deliveryRow(delivery.id)).toMatchObject({
+      status: 'failed',
+      attempts: 1,
+      next_attempt_at: null,
+      lease_until: null,
+      last_status_code: 500,
+      last_error: 'boom',
+    });
+    expect(await subscriptionRow(tested)).toEqual(before);
+    expect(await queue().claimDue(at(hour), 10, leaseMs)).toEqual([]);
+
+    const audit = await db
+      .selectFrom('audit_log')
+      .select(['action', 'target_id', 'details'])
+      .where('action', '=', 'webhook.test')
+      .where('target_id', '=', tested)
+      .execute();
+    expect(audit).toEqual([
+      {
+        action: 'webhook.test',
+        target_id: tested,
+        details: { deliveryId: delivery.id, eventId: delivery.eventId },
+      },
+    ]);
+  });
+
+  it('leaves the failure count of a subscription alone when a test succeeds, and redelivers a test once', async () => {
+    const subscriptionId = await subscribe(account);
+    await db
+      .updateTable('webhook_subscriptions')
+      .set({ consecutive_failures: 2 })
+      .where('id', '=', subscriptionId)
+      .execute();
+    const delivery = await queue().sendTest(account.owner, { webhookId: subscriptionId });
+    await claim(delivery.id, at(0));
+    const ok = { ok: true, statusCode: 204, latencyMs: 7 } as const;
+    expect(await queue().recordAttempt(delivery.id, ok, at(second), 0)).toEqual({
+      recorded: true,
+      status: 'delivered',
+      nextAttemptAt: null,
+      subscriptionDisabled: false,
+    });
+    expect(await subscriptionRow(subscriptionId)).toEqual({
+      active: true,
+      disabled_reason: null,
+      consecutive_failures: 2,
+    });
+
+    nowMs = start + hour;
+    expect(await queue().redeliver(account.owner, { deliveryId: delivery.id })).toMatchObject({
+      id: delivery.id,
+      event: 'webhook.test',
+      status: 'pending',
+      attempts: 0,
+    });
+    expect((await claim(delivery.id, at(hour))).attempt).toBe(1);
+    expect(await queue().recordAttempt(delivery.id, serverError, at(hour), 0)).toMatchObject({
+      status: 'failed',
+      subscriptionDisabled: false,
+    });
+    expect(await deliveryRow(delivery.id)).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(await subscriptionRow(subscriptionId)).toEqual({
+      active: true,
+      disabled_reason: null,
+      consecutive_failures: 2,
+    });
+  });
+
+  it("refuses a test to another account's subscription and from a viewer, recording nothing", async () => {
+    const subscriptionId = await subscribe(account);
+    await expect(queue().sendTest(other.owner, { webhookId: subscriptionId })).rejects.toMatchObject({
+      code: 'not_found',
+    });
+    await expect(
+      queue().sendTest({ ...account.owner, role: 'viewer' }, { webhookId: subscriptionId }),
+    ).rejects.toMatchObject({ code: 'permission_denied' });
+    await expect(queue().sendTest(account.owner, {} as never)).rejects.toMatchObject({
+      code: 'invalid_argument',
+    });
+    expect(await db.selectFrom('webhook_events').select('id').execute()).toEqual([]);
+    expect(await db.selectFrom('webhook_deliveries').select('id').execute()).toEqual([]);
   });
 
   it('deletes the deliveries of a deleted subscription', async () => {

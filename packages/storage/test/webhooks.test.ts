@@ -1,4 +1,4 @@
-import type { Actor } from '@innkeep/domain';
+import type { Actor, Clock, RotatedWebhook, RotateWebhookSecretInput } from '@innkeep/domain';
 import { type CreateWebhookInput, isAllowedWebhookUrl, systemClock } from '@innkeep/domain';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -72,6 +72,7 @@ describe.each(testDatabaseKinds)('webhooks on %s', (kind) => {
       active: true,
       disabledReason: null,
       consecutiveFailures: 0,
+      previousSecretExpiresAt: null,
       createdAt: expect.any(String),
       secret: expect.stringMatching(/^whsec_[A-Za-z0-9_-]{43}$/),
     });
@@ -258,6 +259,7 @@ describe.each(testDatabaseKinds)('the Host Tools webhook URL on %s', (kind) => {
       active: true,
       disabledReason: null,
       consecutiveFailures: 0,
+      previousSecretExpiresAt: null,
       createdAt: expect.any(String),
     });
     expect(await webhooks().getHostToolsUrl(account.owner)).toEqual({
@@ -445,5 +447,162 @@ describe.each(testDatabaseKinds)('the Host Tools webhook URL on %s', (kind) => {
     ).rejects.toMatchObject({
       code: '23514',
     });
+  });
+});
+
+describe.each(testDatabaseKinds)('rotating a webhook secret on %s', (kind) => {
+  const hour = 3_600_000;
+  const start = new Date('2026-04-01T12:00:00.000Z').getTime();
+  const at = (offsetMs: number) => new Date(start + offsetMs);
+  /** A clock the test moves by hand: the overlap ends at a time the test chooses. */
+  let nowMs = start;
+  const clock: Clock = { now: () => new Date(nowMs) };
+
+  let handle: DatabaseHandle;
+  let db: Kysely<Database>;
+  let account: TestAccount;
+  let other: TestAccount;
+
+  const webhooks = () => createWebhookUseCases({ db, clock });
+  const secretsOf = (webhookId: string) =>
+    db
+      .selectFrom('webhook_subscriptions')
+      .select(['secret', 'previous_secret', 'previous_secret_expires_at'])
+      .where('id', '=', webhookId)
+      .executeTakeFirstOrThrow();
+  const listed = async (webhookId: string) =>
+    (await webhooks().list(account.owner, {})).items.find((webhook) => webhook.id === webhookId);
+
+  beforeAll(async () => {
+    handle = await openTestDatabase(kind);
+    db = handle.db;
+    account = await createTestAccount(db);
+    other = await createTestAccount(db);
+  }, 180_000);
+
+  afterAll(async () => {
+    await handle?.close();
+  });
+
+  it('shows the new secret once and keeps the old one signing for 24 hours by default, audited without either', async () => {
+    nowMs = start;
+    const created = await webhooks().create(account.owner, { url: 'https://hooks.example.com/rotate' });
+    // The exported type is what the settings page and the REST answer rely on: the secret, shown this once.
+    const rotated: RotatedWebhook = await webhooks().rotateSecret(account.owner, { webhookId: created.id });
+    const { secret: _created, ...unchanged } = created;
+    expect(rotated).toEqual({
+      ...unchanged,
+      previousSecretExpiresAt: at(24 * hour).toISOString(),
+      secret: expect.stringMatching(/^whsec_[A-Za-z0-9_-]{43}$/),
+    });
+    expect(rotated.secret).not.toBe(created.secret);
+    expect(await secretsOf(created.id)).toEqual({
+      secret: rotated.secret,
+      previous_secret: created.secret,
+      previous_secret_expires_at: at(24 * hour),
+    });
+
+    const [webhook] = (await webhooks().list(account.owner, {})).items.filter((w) => w.id === created.id);
+    expect(webhook).toEqual({ ...unchanged, previousSecretExpiresAt: at(24 * hour).toISOString() });
+    expect(JSON.stringify(webhook)).not.toContain('whsec_');
+
+    const audit = await db
+      .selectFrom('audit_log')
+      .select(['action', 'user_id', 'details'])
+      .where('target_id', '=', created.id)
+      .orderBy('id')
+      .execute();
+    expect(audit.at(-1)).toEqual({
+      action: 'webhook.rotate_secret',
+      user_id: account.ownerId,
+      details: { overlapHours: 24, previousSecretExpiresAt: at(24 * hour).toISOString() },
+    });
+    expect(JSON.stringify(audit)).not.toContain('whsec_');
+
+    // The overlap ends: the list says only one secret signs, though the column is not cleared.
+    nowMs = start + 24 * hour - 1;
+    expect((await listed(created.id))?.previousSecretExpiresAt).toBe(at(24 * hour).toISOString());
+    nowMs = start + 24 * hour;
+    expect((await listed(created.id))?.previousSecretExpiresAt).toBeNull();
+  });
+
+  it('stops the old secret at once with an overlap of 0', async () => {
+    nowMs = start;
+    const created = await webhooks().create(account.owner, { url: 'https://hooks.example.com/at-once' });
+    const rotated = await webhooks().rotateSecret(account.owner, { webhookId: created.id, overlapHours: 0 });
+    expect(rotated.previousSecretExpiresAt).toBeNull();
+    expect(await secretsOf(created.id)).toEqual({
+      secret: rotated.secret,
+      previous_secret: null,
+      previous_secret_expires_at: null,
+    });
+    // Rotating at once also ends an overlap that an earlier rotation started.
+    await webhooks().rotateSecret(account.owner, { webhookId: created.id, overlapHours: 2 });
+    await webhooks().rotateSecret(account.owner, { webhookId: created.id, overlapHours: 0 });
+    expect(await secretsOf(created.id)).toMatchObject({
+      previous_secret: null,
+      previous_secret_expires_at: null,
+    });
+  });
+
+  it('keeps only two secrets when rotated again during an overlap: the one just replaced becomes the previous', async () => {
+    nowMs = start;
+    const created = await webhooks().create(account.owner, { url: 'https://hooks.example.com/twice' });
+    const first = await webhooks().rotateSecret(account.owner, { webhookId: created.id, overlapHours: 48 });
+    nowMs = start + hour;
+    const second = await webhooks().rotateSecret(account.owner, { webhookId: created.id, overlapHours: 1 });
+    expect(new Set([created.secret, first.secret, second.secret]).size).toBe(3);
+    expect(second.previousSecretExpiresAt).toBe(at(2 * hour).toISOString());
+    expect(await secretsOf(created.id)).toEqual({
+      secret: second.secret,
+      previous_secret: first.secret,
+      previous_secret_expires_at: at(2 * hour),
+    });
+  });
+
+  it('rotates the Host Tools subscription too', async () => {
+    nowMs = start;
+    const hostTools = await webhooks().setHostToolsUrl(account.owner, { url: 'https://ht.example.com/hook' });
+    const before = await secretsOf(hostTools.id);
+    const rotated = await webhooks().rotateSecret(account.owner, {
+      webhookId: hostTools.id,
+      overlapHours: 6,
+    });
+    expect(rotated).toMatchObject({
+      id: hostTools.id,
+      format: 'hosttools',
+      previousSecretExpiresAt: at(6 * hour).toISOString(),
+    });
+    expect(await secretsOf(hostTools.id)).toEqual({
+      secret: rotated.secret,
+      previous_secret: before.secret,
+      previous_secret_expires_at: at(6 * hour),
+    });
+  });
+
+  it('refuses other accounts, viewers and overlaps out of range, changing nothing', async () => {
+    nowMs = start;
+    const created = await webhooks().create(account.owner, { url: 'https://hooks.example.com/refused' });
+    const before = await secretsOf(created.id);
+    const auditBefore = await db.selectFrom('audit_log').select('id').execute();
+    await expect(webhooks().rotateSecret(other.owner, { webhookId: created.id })).rejects.toMatchObject({
+      code: 'not_found',
+    });
+    await expect(
+      webhooks().rotateSecret({ ...account.owner, role: 'viewer' }, { webhookId: created.id }),
+    ).rejects.toMatchObject({ code: 'permission_denied' });
+    for (const overlapHours of [-1, 169, 1.5]) {
+      await expect(
+        webhooks().rotateSecret(account.owner, { webhookId: created.id, overlapHours }),
+      ).rejects.toMatchObject({ code: 'invalid_argument' });
+    }
+    await expect(
+      webhooks().rotateSecret(account.owner, {} as RotateWebhookSecretInput),
+    ).rejects.toMatchObject({ code: 'invalid_argument' });
+    expect(await secretsOf(created.id)).toEqual(before);
+    expect(await db.selectFrom('audit_log').select('id').execute()).toHaveLength(auditBefore.length);
+    // 168 hours, a week, is the longest overlap.
+    const week = await webhooks().rotateSecret(account.owner, { webhookId: created.id, overlapHours: 168 });
+    expect(week.previousSecretExpiresAt).toBe(at(168 * hour).toISOString());
   });
 });

@@ -1,8 +1,15 @@
 import type { DueWebhookDelivery, WebhookAttemptOutcome, WebhookDeliveryQueue } from '@innkeep/domain';
 import { type SendWebhookOptions, sendWebhook } from './send-webhook.ts';
+import { buildWebhookBody, type HostToolsBodyReader } from './webhook-body.ts';
 
-/** Options of {@link runWebhookDeliveries}; every one has a default fit for production. */
+/** Options of {@link runWebhookDeliveries}; all but `hostToolsBody` have a default fit for production. */
 export interface RunWebhookDeliveriesOptions extends SendWebhookOptions {
+  /**
+   * Reads the `{type, document}` body of a reservation or message delivery to a Host Tools URL when its
+   * attempt is made; the app supplies it, since the documents come from the account's data. When it rejects,
+   * the attempt fails with the reason and is retried like any other.
+   */
+  readonly hostToolsBody: HostToolsBodyReader;
   /** The time claims and outcomes are stamped with; default the current time. Tests move it by hand. */
   readonly now?: () => Date;
   /** A number in [0, 1) for each retry's jitter; default `Math.random`. */
@@ -21,6 +28,7 @@ export interface RunWebhookDeliveriesOptions extends SendWebhookOptions {
   /** Makes one attempt; default {@link sendWebhook}. */
   readonly send?: (
     delivery: DueWebhookDelivery,
+    body: string,
     options: SendWebhookOptions,
   ) => Promise<WebhookAttemptOutcome>;
 }
@@ -45,12 +53,13 @@ export interface WebhookDeliveryTick {
 
 /**
  * One tick of the sender: fans new events out, claims the due attempts under a lease, sends them (a bounded
- * number at once) and records each outcome, which schedules the retry or disables a subscription that failed
- * for a day. Any number of instances may tick at once: the queue gives each attempt to one of them.
+ * number at once, each with the body of its subscription's format) and records each outcome, which
+ * schedules the retry or disables a subscription that failed for a day. Any number of instances may tick at
+ * once: the queue gives each attempt to one of them.
  */
 export async function runWebhookDeliveries(
   queue: WebhookDeliveryQueue,
-  options: RunWebhookDeliveriesOptions = {},
+  options: RunWebhookDeliveriesOptions,
 ): Promise<WebhookDeliveryTick> {
   const now = options.now ?? (() => new Date());
   const random = options.random ?? Math.random;
@@ -64,7 +73,11 @@ export async function runWebhookDeliveries(
   const claimed = await queue.claimDue(now(), options.claimLimit ?? 200, options.leaseMs ?? 60_000);
   const counts = { delivered: 0, retried: 0, failed: 0, disabledSubscriptions: 0 };
   const attempt = async (delivery: DueWebhookDelivery) => {
-    const outcome = await send(delivery, sendOptions);
+    const started = performance.now();
+    const built = await buildWebhookBody(delivery, options.hostToolsBody);
+    const outcome: WebhookAttemptOutcome = built.ok
+      ? await send(delivery, built.body, sendOptions)
+      : { ok: false, error: built.error, latencyMs: performance.now() - started };
     const recorded = await queue.recordAttempt(delivery.deliveryId, outcome, now(), random());
     if (!recorded.recorded) return;
     if (recorded.status === 'delivered') counts.delivered += 1;

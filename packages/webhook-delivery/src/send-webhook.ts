@@ -32,26 +32,19 @@ export interface SendWebhookOptions {
   readonly now?: () => Date;
 }
 
-/** The JSON body of a delivery: `{id, event, created, data}`, `id` being the event id receivers deduplicate on. */
-export function webhookBody(delivery: DueWebhookDelivery): string {
-  return JSON.stringify({
-    id: delivery.eventId,
-    event: delivery.event,
-    created: delivery.created.toISOString(),
-    data: delivery.data,
-  });
-}
-
 /**
- * Makes one attempt at `delivery`: a signed POST of {@link webhookBody}. Only https targets whose addresses
- * are all public are reached: the address is checked when the connection is made, after DNS resolution, on
- * every attempt (a new connection each time), so a name that resolves elsewhere later (DNS rebinding) is
- * caught too. Redirects are not followed, at most {@link maxWebhookAnswerBytes} of the answer are read, and
- * the attempt ends after the timeout. Never throws: every failure is an outcome, with an error that names no
- * secret, in the shape the queue records.
+ * Makes one attempt at `delivery`: a POST of `body` (see `buildWebhookBody`), signed with the delivery's
+ * secrets, whatever the subscription's format. Only https targets whose addresses are all public are reached:
+ * the address is checked whenever a connection is made, after DNS resolution, so a name that resolves
+ * elsewhere later (DNS rebinding) is caught on its next connection. Connections are kept alive for a few
+ * seconds and reused by the next attempts to the same origin (see {@link receiverConnections}); an answer
+ * cut short, a timeout or an error closes its connection instead. Redirects are not followed, at most
+ * {@link maxWebhookAnswerBytes} of the answer are read, and the attempt ends after the timeout. Never throws:
+ * every failure is an outcome, with an error that names no secret, in the shape the queue records.
  */
 export function sendWebhook(
   delivery: DueWebhookDelivery,
+  body: string,
   options: SendWebhookOptions = {},
 ): Promise<WebhookAttemptOutcome> {
   const started = performance.now();
@@ -77,72 +70,129 @@ export function sendWebhook(
     return Promise.resolve(failure(refusedAddressMessage(literal, literal)));
   }
 
-  const body = webhookBody(delivery);
   const sentAt = options.now?.() ?? new Date();
   const timeoutMs = options.timeoutMs ?? webhookTimeoutMs;
   return new Promise((resolve) => {
     let settled = false;
-    const finish = (outcome: WebhookAttemptOutcome) => {
+    let request: http.ClientRequest;
+    /** Ends the attempt; `reusable` when the answer was read whole, so its connection may serve the next. */
+    const finish = (outcome: WebhookAttemptOutcome, reusable = false) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      // Ends the connection whatever is left of the answer; a new one is made for the next attempt.
-      request.destroy();
+      // What is left of an answer cut short would be read as the start of the next one: the connection goes.
+      if (!reusable) request.destroy();
       resolve(outcome);
     };
-    const request = (url.protocol === 'https:' ? https : http).request(
-      url,
-      {
-        method: 'POST',
-        agent: false,
-        lookup: publicAddressLookup(allowPrivate),
-        headers: {
-          'Content-Type': 'application/json',
-          'Content-Length': Buffer.byteLength(body),
-          'User-Agent': webhookUserAgent,
-          'Webhook-Id': delivery.eventId,
-          [webhookSignatureHeaderName]: signWebhook(
-            delivery.secrets,
-            Math.floor(sentAt.getTime() / 1000),
-            body,
-          ),
+    /** Sends the POST; `mayRetry` while a kept-alive connection the receiver closed may still be blamed. */
+    const post = (mayRetry: boolean) => {
+      let answering = false;
+      request = (url.protocol === 'https:' ? https : http).request(
+        url,
+        {
+          method: 'POST',
+          agent: receiverConnections(url.protocol, allowPrivate),
+          headers: {
+            'Content-Type': 'application/json',
+            'Content-Length': Buffer.byteLength(body),
+            'User-Agent': webhookUserAgent,
+            'Webhook-Id': delivery.eventId,
+            [webhookSignatureHeaderName]: signWebhook(
+              delivery.secrets,
+              Math.floor(sentAt.getTime() / 1000),
+              body,
+            ),
+          },
         },
-      },
-      (response) => {
-        const statusCode = response.statusCode ?? 0;
-        const chunks: Buffer[] = [];
-        let size = 0;
-        const answered = () => {
-          if (statusCode >= 200 && statusCode < 300) {
-            finish({ ok: true, statusCode, latencyMs: performance.now() - started });
-          } else if (statusCode >= 300 && statusCode < 400) {
-            finish(failure('The receiver answered with a redirect, which is not followed.', statusCode));
-          } else {
-            const answer = Buffer.concat(chunks).toString('utf8').trim();
-            const quoted =
-              answer.length > quotedAnswerLength ? `${answer.slice(0, quotedAnswerLength - 1)}…` : answer;
-            finish(
-              failure(`The receiver did not answer 2xx${quoted === '' ? '.' : `: ${quoted}`}`, statusCode),
-            );
-          }
-        };
-        response.on('data', (chunk: Buffer) => {
-          const room = maxWebhookAnswerBytes - size;
-          chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
-          size += Math.min(chunk.length, room);
-          if (size >= maxWebhookAnswerBytes) answered();
-        });
-        response.on('end', answered);
-        response.on('error', (error) => finish(failure(describeNetworkError(error), statusCode)));
-      },
-    );
-    request.on('error', (error) => finish(failure(describeNetworkError(error))));
+        (response) => {
+          answering = true;
+          const statusCode = response.statusCode ?? 0;
+          const chunks: Buffer[] = [];
+          let size = 0;
+          const answered = (reusable: boolean) => {
+            if (statusCode >= 200 && statusCode < 300) {
+              finish({ ok: true, statusCode, latencyMs: performance.now() - started }, reusable);
+            } else if (statusCode >= 300 && statusCode < 400) {
+              finish(
+                failure('The receiver answered with a redirect, which is not followed.', statusCode),
+                reusable,
+              );
+            } else {
+              const answer = Buffer.concat(chunks).toString('utf8').trim();
+              const quoted =
+                answer.length > quotedAnswerLength ? `${answer.slice(0, quotedAnswerLength - 1)}…` : answer;
+              finish(
+                failure(`The receiver did not answer 2xx${quoted === '' ? '.' : `: ${quoted}`}`, statusCode),
+                reusable,
+              );
+            }
+          };
+          response.on('data', (chunk: Buffer) => {
+            const room = maxWebhookAnswerBytes - size;
+            chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
+            size += Math.min(chunk.length, room);
+            if (size >= maxWebhookAnswerBytes) answered(false);
+          });
+          // Read to its end: the connection is free for the next attempt, and the agent takes it back.
+          response.on('end', () => answered(true));
+          response.on('error', (error) => finish(failure(describeNetworkError(error), statusCode)));
+        },
+      );
+      request.on('error', (error: NodeJS.ErrnoException) => {
+        // A receiver may close an idle connection just as it is reused; the request then never reached it,
+        // so it is sent once more, on a connection the agent opens (and checks) or another kept one.
+        if (mayRetry && !answering && request.reusedSocket && staleConnectionErrors.has(error.code ?? '')) {
+          post(false);
+          return;
+        }
+        finish(failure(describeNetworkError(error)));
+      });
+      request.end(body);
+    };
     const timer = setTimeout(
       () => finish(failure(`The receiver did not answer within ${timeoutMs} ms.`)),
       timeoutMs,
     );
-    request.end(body);
+    post(true);
   });
+}
+
+/** How a kept-alive connection the receiver closed shows itself when it is used. */
+const staleConnectionErrors = new Set(['ECONNRESET', 'EPIPE']);
+
+/** Connections kept open to one receiver origin at most, per kind of agent; more attempts wait for one. */
+const maxConnectionsPerOrigin = 32;
+
+/**
+ * How long an unused connection stays open: short, below the 5 s after which Node's own servers (and many
+ * others) close an idle one, so a reused connection is rarely one the receiver is closing at that moment.
+ */
+const idleConnectionMs = 4_000;
+
+/** One agent per protocol and `allowPrivate`, made when first needed. */
+const agents = new Map<string, http.Agent>();
+
+/**
+ * The keep-alive agent attempts over `protocol` go through. Its `lookup` refuses special-use addresses (unless
+ * `allowPrivate`), and the agent calls it for every new connection, after which the connection is only ever
+ * reused for the same origin; a connection made for an `allowPrivate` call is never handed to one without
+ * it, since each has its own agent.
+ */
+function receiverConnections(protocol: string, allowPrivate: boolean): http.Agent {
+  const key = `${protocol}${allowPrivate ? 'private' : 'public'}`;
+  const known = agents.get(key);
+  if (known !== undefined) return known;
+  const options: http.AgentOptions = {
+    keepAlive: true,
+    maxSockets: maxConnectionsPerOrigin,
+    maxFreeSockets: maxConnectionsPerOrigin,
+    // An idle connection's timeout: the agent closes a free connection when it runs out.
+    timeout: idleConnectionMs,
+    lookup: publicAddressLookup(allowPrivate),
+  };
+  const agent = protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
+  agents.set(key, agent);
+  return agent;
 }
 
 /** Why an address is refused; the host's log shows it, so it says what the host can change. */

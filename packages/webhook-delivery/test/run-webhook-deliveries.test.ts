@@ -1,6 +1,7 @@
 import {
   type Actor,
   type Clock,
+  notFound,
   type WebhookEventRecord,
   webhookGiveUpAfterMs,
   webhookRetryDelayMs,
@@ -16,6 +17,7 @@ import { openTestDatabase, type TestDatabase, testDatabaseKinds } from '@innkeep
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RunWebhookDeliveriesOptions, runWebhookDeliveries } from '../src/run-webhook-deliveries.ts';
 import { verifyWebhookSignature } from '../src/sign-webhook.ts';
+import type { HostToolsBodyReader } from '../src/webhook-body.ts';
 import { createOwner } from './support/accounts.ts';
 import { type Receiver, refusingUrl, startReceiver } from './support/receiver.ts';
 
@@ -26,7 +28,37 @@ const start = new Date('2026-04-01T12:00:00.000Z').getTime();
 let nowMs = start;
 const clock: Clock = { now: () => new Date(nowMs) };
 
-/** A listing change of `accountId`: the event every case records. */
+/** A new reservation of `accountId`, an event the Host Tools URL receives. */
+function reservationCreated(accountId: string): WebhookEventRecord {
+  return {
+    accountId,
+    event: 'reservation.created',
+    data: {
+      reservationId: 'res_x',
+      listingId: 'lst_x',
+      channel: 'direct',
+      status: 'accepted',
+      startDate: '2026-05-01',
+      endDate: '2026-05-03',
+    },
+  };
+}
+
+/** A host message of `accountId`, an event the Host Tools URL receives. */
+function messageCreated(accountId: string): WebhookEventRecord {
+  return {
+    accountId,
+    event: 'message.created',
+    data: { messageId: 'msg_x', reservationId: 'res_x', sender: 'host', messageRuleId: null },
+  };
+}
+
+/** Orders Host Tools bodies by type, so tests need not depend on the order of concurrent attempts. */
+function byType(a: { type: string }, b: { type: string }): number {
+  return a.type.localeCompare(b.type);
+}
+
+/** A listing change of `accountId`: the event most cases record. */
 function listingUpdated(accountId: string, listingId = 'lst_x'): WebhookEventRecord {
   return {
     accountId,
@@ -40,7 +72,10 @@ describe.each(testDatabaseKinds)('the webhook sender on %s', (kind) => {
   let owner: Actor;
   let receiver: Receiver;
   const queue = (db: DatabaseHandle['db'] = handle.db) => createWebhookDeliveryStore({ db, clock });
+  /** What the app would read for a Host Tools delivery; each case that sends one says what. */
+  let readHostToolsBody: HostToolsBodyReader;
   const runOptions: RunWebhookDeliveriesOptions = {
+    hostToolsBody: (delivery) => readHostToolsBody(delivery),
     allowPrivate: true,
     timeoutMs: 300,
     leaseMs,
@@ -60,6 +95,7 @@ describe.each(testDatabaseKinds)('the webhook sender on %s', (kind) => {
     await handle.db.deleteFrom('webhook_subscriptions').execute();
     receiver.received.length = 0;
     receiver.answerWith((response) => response.writeHead(204).end());
+    readHostToolsBody = () => Promise.reject(new Error('No Host Tools body was expected in this case.'));
     nowMs = start;
   });
 
@@ -188,34 +224,121 @@ describe.each(testDatabaseKinds)('the webhook sender on %s', (kind) => {
     expect(subscription.disabled_reason).toContain('HTTP 503: The receiver did not answer 2xx: maintenance');
   });
 
-  it('does not send to the Host Tools URL yet: its deliveries are not even claimed, and stay pending', async () => {
-    await createPostgresDomain({ db: handle.db, clock }).webhooks.setHostToolsUrl(owner, {
-      url: receiver.url('/hosttools'),
+  /** Sets the owner's Host Tools URL and returns its subscription's id and signing secret. */
+  async function setHostToolsUrl(url: string): Promise<{ id: string; secret: string }> {
+    const { id } = await createPostgresDomain({ db: handle.db, clock }).webhooks.setHostToolsUrl(owner, {
+      url,
     });
-    await recordEvents(handle.db, [
-      {
-        accountId: owner.accountId,
-        event: 'reservation.created',
-        data: {
-          reservationId: 'res_x',
-          listingId: 'lst_x',
-          channel: 'direct',
-          status: 'accepted',
-          startDate: '2026-05-01',
-          endDate: '2026-05-03',
-        },
-      },
-    ]);
+    const { secret } = await handle.db
+      .selectFrom('webhook_subscriptions')
+      .select('secret')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    return { id, secret };
+  }
 
-    expect(await runWebhookDeliveries(queue(), runOptions)).toMatchObject({
-      createdDeliveries: 1,
-      claimed: 0,
-      delivered: 0,
-      retried: 0,
+  it('sends the Host Tools URL {type, document} as read for each delivery, with the same headers, while an innkeep subscription gets the envelope', async () => {
+    const hostTools = await setHostToolsUrl(receiver.url('/hosttools'));
+    const innkeep = await createPostgresDomain({ db: handle.db, clock }).webhooks.create(owner, {
+      url: receiver.url('/innkeep'),
+      events: ['reservation.created', 'message.created'],
     });
-    expect(receiver.received).toEqual([]);
-    expect(await deliveryRows()).toMatchObject([{ status: 'pending', attempts: 0, last_error: null }]);
+    const read: string[] = [];
+    readHostToolsBody = async (delivery) => {
+      read.push(`${delivery.event} ${delivery.format}`);
+      return delivery.event === 'message.created'
+        ? { type: 'message', document: { _id: 'msg_x', message: 'Hi', reservationID: 'res_x' } }
+        : { type: 'reservation', document: { _id: 'res_x', status: 'accepted' } };
+    };
+    await recordEvents(handle.db, [reservationCreated(owner.accountId), messageCreated(owner.accountId)]);
+
+    expect(await runWebhookDeliveries(queue(), runOptions)).toMatchObject({ claimed: 4, delivered: 4 });
+    expect(read.sort()).toEqual(['message.created hosttools', 'reservation.created hosttools']);
+    const atPath = (path: string) => receiver.received.filter((request) => request.path === path);
+    expect(
+      atPath('/hosttools')
+        .map((request) => JSON.parse(request.body))
+        .sort(byType),
+    ).toEqual([
+      { type: 'message', document: { _id: 'msg_x', message: 'Hi', reservationID: 'res_x' } },
+      { type: 'reservation', document: { _id: 'res_x', status: 'accepted' } },
+    ]);
+    expect(
+      atPath('/innkeep')
+        .map((request) => JSON.parse(request.body).event)
+        .sort(),
+    ).toEqual(['message.created', 'reservation.created']);
+    for (const [path, secret] of [
+      ['/hosttools', hostTools.secret],
+      ['/innkeep', innkeep.secret],
+    ] as const) {
+      for (const request of atPath(path)) {
+        expect(request.headers).toMatchObject({
+          'content-type': 'application/json',
+          'user-agent': 'Innkeep-Webhooks/1',
+          'webhook-id': expect.stringMatching(/^\S+$/),
+        });
+        const signature = String(request.headers['webhook-signature']);
+        expect(verifyWebhookSignature(secret, signature, request.body, { nowSeconds: start / 1000 })).toBe(
+          true,
+        );
+      }
+    }
+    // Both subscriptions got each event under the same id.
+    expect(new Set(atPath('/hosttools').map((request) => request.headers['webhook-id']))).toEqual(
+      new Set(atPath('/innkeep').map((request) => request.headers['webhook-id'])),
+    );
   });
+
+  it('sends a test to the Host Tools URL as {type: "test", document: data}, without reading a document', async () => {
+    const { id } = await setHostToolsUrl(receiver.url('/hosttools'));
+    await createPostgresDomain({ db: handle.db, clock }).webhookDeliveries.sendTest(owner, { webhookId: id });
+
+    expect(await runWebhookDeliveries(queue(), runOptions)).toMatchObject({ claimed: 1, delivered: 1 });
+    expect(receiver.received.map((request) => JSON.parse(request.body))).toEqual([
+      { type: 'test', document: { webhookId: id } },
+    ]);
+  });
+
+  const unreadable = {
+    'the record is gone': {
+      error: notFound('reservation', 'res_x'),
+      logged: 'The Host Tools body could not be built: No reservation with id res_x in this account.',
+    },
+    'the read failed': {
+      error: new Error('connect ECONNREFUSED 10.0.0.5:5432 (password=hunter2)'),
+      logged: 'The Host Tools body could not be built: reading its document failed.',
+    },
+  };
+
+  it.each(Object.keys(unreadable) as (keyof typeof unreadable)[])(
+    'when %s, the attempt fails with the reason, sends nothing, and the retry delivers once it can be read',
+    async (cause) => {
+      await setHostToolsUrl(receiver.url('/hosttools'));
+      readHostToolsBody = () => Promise.reject(unreadable[cause].error);
+      await recordEvents(handle.db, [reservationCreated(owner.accountId)]);
+
+      expect(await runWebhookDeliveries(queue(), runOptions)).toMatchObject({ claimed: 1, retried: 1 });
+      expect(receiver.received).toEqual([]);
+      const firstRetry = start + webhookRetryDelayMs(1, 0.5);
+      expect(await deliveryRows()).toEqual([
+        {
+          status: 'pending',
+          attempts: 1,
+          next_attempt_at: new Date(firstRetry),
+          last_status_code: null,
+          last_error: unreadable[cause].logged,
+        },
+      ]);
+
+      readHostToolsBody = async () => ({ type: 'reservation', document: { _id: 'res_x' } });
+      nowMs = firstRetry;
+      expect(await runWebhookDeliveries(queue(), runOptions)).toMatchObject({ claimed: 1, delivered: 1 });
+      expect(receiver.received.map((request) => JSON.parse(request.body))).toEqual([
+        { type: 'reservation', document: { _id: 'res_x' } },
+      ]);
+    },
+  );
 
   it('makes the attempt of a sender that died after claiming once its lease has run out', async () => {
     await subscribe(receiver.url());

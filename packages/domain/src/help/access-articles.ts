@@ -337,9 +337,6 @@ export const webhooksArticle: HelpArticleSource = {
 account. Subscriptions are managed through the REST API, with an authToken or an OAuth token that has the
 \`webhooks:manage\` scope.
 
-> **The Host Tools URL is not sent to yet.** Subscriptions created with \`createWebhookSubscription\` receive
-> their events; the one URL set with \`setWebhook\` does not yet: its deliveries wait until its body is built.
-
 ## Events
 
 | Event | When |
@@ -361,19 +358,29 @@ changes one and \`DELETE /api/deleteWebhookSubscription/{webhookId}\` deletes it
 - The URL must use **https**. Plain http is accepted only for \`localhost\` and \`127.0.0.1\`, for testing on
   your own machine.
 - The answer includes a **signing secret** (\`whsec_…\`). It is shown **only this once**: store it now. Lists of
-  subscriptions never show it. To replace a secret, create a new subscription, switch your receiver to the new
-  secret, then delete the old subscription.
+  subscriptions never show it. To replace it, rotate it (below).
 - You can change the URL or the events later, turn a subscription off (\`active: false\`) and on again, or
   delete it. An account can have up to 20 subscriptions.
+
+## Rotating the secret
+
+\`POST /api/rotateWebhookSecret/{webhookId}\` with \`{"overlapHours": …}\` (0 to 168, default 24) gives the
+subscription a new secret, shown only in that answer. Until the overlap ends (\`previousSecretExpiresAt\` in the
+list), every delivery carries two signatures, one per secret, so a receiver that accepts a delivery when
+**either** matches keeps working while you move it to the new secret. \`overlapHours: 0\` stops the old secret at
+once, and rotating again during an overlap stops the oldest one at once: never more than two sign.
 
 ## Host Tools integrations (setWebhook)
 
 \`POST /api/setWebhook\` with \`{"webhookURL": …}\` stores one URL per account (each call replaces it; the same URL
 rules apply), \`GET /api/getWebhook\` answers \`{"webhookURL": …}\` (\`null\` when none is set), and
 \`DELETE /api/deleteWebhook\` removes it. The URL is kept as one more subscription, listed with \`format\`
-\`hosttools\` and counted among the 20, for the reservation and message events. Its deliveries will carry the Host
-Tools body \`{"type": "reservation" | "message", "document": …}\` (the reservation as \`getReservation\` answers
-it, or the new message), with the same signature header as every delivery.
+\`hosttools\` and counted among the 20, for the reservation and message events. Its deliveries carry the Host
+Tools body \`{"type": "reservation" | "message", "document": …}\`: the reservation as \`getReservation\` answers
+it when the delivery is sent (read what changed from its status and dates), or the new message as
+\`getReservation\`'s \`posts\` show it, with its \`reservationID\`. A test sends
+\`{"type": "test", "document": {"webhookId": …}}\`. The \`Webhook-Id\` and signature headers are the same as on
+every delivery.
 
 ## Deliveries
 
@@ -396,6 +403,11 @@ Each delivery is a POST with a JSON body, a \`Webhook-Id\` header holding the ev
   attempts, the next attempt, the last answer's status, latency and error. \`POST /api/redeliverWebhookDelivery\`
   with \`{"deliveryId": …}\` sends a delivered or failed one again.
 
+\`POST /api/testWebhookSubscription/{webhookId}\` sends a \`webhook.test\` event, with data \`{"webhookId": …}\`
+and signed like any delivery, to that subscription only, even while it is turned off: check a fixed receiver
+before setting \`active\` back to \`true\`. A test is attempted once, is not retried, and never counts toward the
+failures that disable a subscription; its outcome shows in the delivery list, and redelivering it tries once more.
+
 ## Verifying the signature
 
 Every delivery carries a header such as
@@ -408,22 +420,24 @@ Webhook-Signature: t=1767225600,v1=5f0c…
 value of \`t\`, a dot, then the raw request body exactly as received), keyed with your whole secret, \`whsec_\`
 prefix included. To verify:
 
-1. Read \`t\` and \`v1\` from the header.
-2. Compute the HMAC over \`\` \`\${t}.\${rawBody}\` \`\` and compare it with \`v1\` in constant time.
-3. Refuse the delivery if they differ, or if \`t\` is more than 5 minutes away from your clock (a replay).
+1. Read \`t\` and every \`v1\` from the header: there are two while a secret rotation overlaps.
+2. Compute the HMAC over \`\` \`\${t}.\${rawBody}\` \`\` and compare it with each \`v1\` in constant time.
+3. Refuse the delivery if none matches, or if \`t\` is more than 5 minutes away from your clock (a replay).
 
 \`\`\`js
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 function verify(rawBody, header, secret, now = Date.now() / 1000) {
-  const parts = Object.fromEntries(header.split(',').map((part) => part.split('=')));
-  const expected = createHmac('sha256', secret).update(\`\${parts.t}.\${rawBody}\`).digest('hex');
-  const given = Buffer.from(parts.v1 ?? '', 'utf8');
-  return (
-    Math.abs(now - Number(parts.t)) <= 300 &&
-    given.length === expected.length &&
-    timingSafeEqual(given, Buffer.from(expected, 'utf8'))
-  );
+  const parts = header.split(',').map((part) => part.split('='));
+  const t = parts.find(([key]) => key === 't')?.[1];
+  const expected = Buffer.from(createHmac('sha256', secret).update(\`\${t}.\${rawBody}\`).digest('hex'), 'utf8');
+  const matches = parts
+    .filter(([key]) => key === 'v1')
+    .some(([, value]) => {
+      const given = Buffer.from(value ?? '', 'utf8');
+      return given.length === expected.length && timingSafeEqual(given, expected);
+    });
+  return Math.abs(now - Number(t)) <= 300 && matches;
 }
 \`\`\`
 

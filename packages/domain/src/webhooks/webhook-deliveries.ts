@@ -5,13 +5,23 @@ import {
   hostToolsWebhookEvents,
   type WebhookEvent,
   type WebhookFormat,
+  type WebhookRefInput,
   webhookEvents,
   webhookIdSchema,
 } from './webhooks.ts';
 
 /**
+ * The event of a test a host sends to one subscription (see {@link WebhookDeliveryUseCases.sendTest}), with
+ * data `{webhookId}`. Not one of {@link webhookEvents}: nobody subscribes to it, and dispatch never fans it out.
+ */
+export const webhookTestEvent = 'webhook.test' as const;
+
+/** What a delivery carries: a subscribed event, or a test. */
+export type WebhookDeliveryEvent = WebhookEvent | typeof webhookTestEvent;
+
+/**
  * Where a delivery stands. `pending`: an attempt is due or scheduled. `delivered`: a receiver answered 2xx.
- * `failed`: retried for a day without success, given up.
+ * `failed`: retried for a day without success (a test: its one attempt failed), given up.
  */
 export const webhookDeliveryStatuses = ['pending', 'delivered', 'failed'] as const;
 /** One of {@link webhookDeliveryStatuses}. */
@@ -33,7 +43,9 @@ export function subscriptionReceives(
 export const webhookDeliverySchema = z.object({
   id: z.string(),
   eventId: z.string().describe('The event id, sent with every attempt; receivers deduplicate on it.'),
-  event: z.enum(webhookEvents),
+  event: z
+    .enum([...webhookEvents, webhookTestEvent])
+    .describe(`The event sent; ${webhookTestEvent} for a test a host sent to this subscription.`),
   status: z.enum(webhookDeliveryStatuses),
   attempts: z.number().describe('Attempts made in the current schedule (a redelivery starts a new one).'),
   nextAttemptAt: z.string().nullable().describe('When the next attempt is due; null unless pending.'),
@@ -65,10 +77,12 @@ export type WebhookDeliveryRefInput = z.input<typeof webhookDeliveryRefInputSche
 /** One attempt a sender has claimed: what to send, where, and how to sign it. */
 export interface DueWebhookDelivery {
   readonly deliveryId: string;
+  /** The account whose event it is, for reading what a Host Tools body describes. */
+  readonly accountId: string;
   /** Which attempt this is in the delivery's schedule, 1 for the first. */
   readonly attempt: number;
   readonly eventId: string;
-  readonly event: WebhookEvent;
+  readonly event: WebhookDeliveryEvent;
   /** When the write happened: the envelope's `created`. */
   readonly created: Date;
   readonly data: unknown;
@@ -117,6 +131,14 @@ export interface WebhookDeliveryUseCases {
    * schedule; returns it as listed. `failed_precondition` while it is still pending. Audited.
    */
   redeliver(actor: Actor, input: WebhookDeliveryRefInput): Promise<WebhookDelivery>;
+  /**
+   * Sends a {@link webhookTestEvent} event with data `{webhookId}` to that subscription only, even while it is
+   * turned off (so a fixed receiver can be checked before turning it back on): one pending delivery, due now,
+   * returned as listed. A test is attempted once (a redelivery, once again), and its outcome never counts
+   * toward the subscription's failures or disables it. `not_found` for another account's subscription.
+   * Audited.
+   */
+  sendTest(actor: Actor, input: WebhookRefInput): Promise<WebhookDelivery>;
   /** A subscription's deliveries, newest first; `not_found` for a subscription of another account. */
   listDeliveries(actor: Actor, input: ListWebhookDeliveriesInput): Promise<Page<WebhookDelivery>>;
 }

@@ -90,6 +90,10 @@ export const webhookSchema = z.object({
   active: z.boolean().describe('False when turned off by a user or disabled after repeated failures.'),
   disabledReason: z.string().nullable().describe('Why the subscription is off; null while active.'),
   consecutiveFailures: z.number().describe('Deliveries that failed in a row since the last success.'),
+  previousSecretExpiresAt: z
+    .string()
+    .nullable()
+    .describe('The previous secret still signs deliveries until then; null when only one secret signs.'),
   createdAt: z.string(),
 });
 /** A webhook subscription. */
@@ -101,7 +105,7 @@ export const createdWebhookSchema = webhookSchema.extend({
     .string()
     .describe(
       'Signing secret (whsec_…), shown only now: store it to verify the Webhook-Signature header. ' +
-        'To replace it, delete the subscription and create a new one.',
+        'To replace it, rotate it.',
     ),
 });
 /** A new webhook subscription and its secret. */
@@ -152,6 +156,34 @@ export interface DeletedWebhook {
   readonly deleted: true;
 }
 
+/** Hours the previous secret keeps signing after a rotation unless the caller says otherwise. */
+const defaultSecretOverlapHours = 24;
+
+/** Longest overlap a rotation may ask for, a week: long enough to redeploy any receiver, short enough to end. */
+const maxSecretOverlapHours = 168;
+
+/** A subscription whose signing secret is to be replaced, and for how long the old one still signs. */
+export const rotateWebhookSecretInputSchema = z.object({
+  webhookId: webhookIdSchema,
+  overlapHours: z
+    .number()
+    .int()
+    .min(0)
+    .max(maxSecretOverlapHours)
+    .default(defaultSecretOverlapHours)
+    .describe(
+      `Hours the old secret keeps signing beside the new one (0–${maxSecretOverlapHours}, default ` +
+        `${defaultSecretOverlapHours}), so the receiver can switch without refusing a delivery; 0 stops it at once.`,
+    ),
+});
+/** Input of {@link WebhookUseCases.rotateSecret}. */
+export type RotateWebhookSecretInput = z.input<typeof rotateWebhookSecretInputSchema>;
+
+/** A subscription with its new signing secret, the only time that secret is returned. */
+export const rotatedWebhookSchema = createdWebhookSchema;
+/** A subscription just given a new secret, and that secret. */
+export type RotatedWebhook = z.infer<typeof rotatedWebhookSchema>;
+
 /** The URL Host Tools integrations set, for {@link WebhookUseCases.setHostToolsUrl}. */
 export const setHostToolsWebhookInputSchema = z.object({ url: webhookUrlSchema });
 /** Input of {@link WebhookUseCases.setHostToolsUrl}. */
@@ -177,6 +209,13 @@ export interface WebhookUseCases {
   create(actor: Actor, input: CreateWebhookInput): Promise<CreatedWebhook>;
   /** Changes the URL or events, or turns deliveries off or on; audited. */
   update(actor: Actor, input: UpdateWebhookInput): Promise<Webhook>;
+  /**
+   * Gives a subscription (the Host Tools one too) a new secret and returns it once. The old secret keeps
+   * signing beside it for `overlapHours`, or stops at once for 0; a secret that was still overlapping from an
+   * earlier rotation stops at once, so never more than two sign. `not_found` for another account's
+   * subscription. Audited, without either secret.
+   */
+  rotateSecret(actor: Actor, input: RotateWebhookSecretInput): Promise<RotatedWebhook>;
   /** Deletes a subscription; deliveries stop at once. Audited. */
   delete(actor: Actor, input: WebhookRefInput): Promise<DeletedWebhook>;
   /** The account's Host Tools URL (its `hosttools` subscription), or null when none is set. */

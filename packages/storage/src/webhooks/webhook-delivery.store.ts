@@ -13,11 +13,14 @@ import {
   subscriptionReceives,
   toPage,
   type WebhookDelivery,
+  type WebhookDeliveryEvent,
   type WebhookDeliveryQueue,
   type WebhookDeliveryStatus,
   type WebhookEvent,
   type WebhookFormat,
   webhookDeliveryRefInputSchema,
+  webhookRefInputSchema,
+  webhookTestEvent,
 } from '@innkeep/domain';
 import { type Insertable, sql } from 'kysely';
 import type { Executor, WebhookDeliveriesTable } from '../database.ts';
@@ -107,8 +110,9 @@ export function createWebhookDeliveryStore({ db, clock }: StoreDeps): WebhookDel
       // One statement: the subquery locks due rows nobody else has locked (skipping, not waiting for, those a
       // concurrent claimer holds), and the update stamps the lease before the locks are released, so a row is
       // either claimed here or by the other claimer, never both. A lease that ran out is due again.
-      // Deliveries of a subscription turned off wait, pending, until it is turned on again. The previous
-      // secret signs too while a rotation's overlap lasts.
+      // Deliveries of a subscription turned off wait, pending, until it is turned on again, except a test,
+      // which a host sends to check a receiver before turning it back on. The previous secret signs too while
+      // a rotation's overlap lasts.
       const { rows } = await sql<ClaimedRow>`
         update webhook_deliveries as claimed
         set lease_until = ${leaseUntil}
@@ -120,13 +124,16 @@ export function createWebhookDeliveryStore({ db, clock }: StoreDeps): WebhookDel
             where due.status = 'pending'
               and due.next_attempt_at <= ${now}
               and (due.lease_until is null or due.lease_until <= ${now})
-              and owner.active
+              and (owner.active or exists (
+                select 1 from webhook_events as test
+                where test.id = due.event_id and test.event = ${webhookTestEvent}))
             order by due.next_attempt_at, due.id
             limit ${limit}
             for update of due skip locked)
           and event.id = claimed.event_id
           and subscription.id = claimed.subscription_id
-        returning claimed.id as delivery_id, claimed.attempts + 1 as attempt, claimed.next_attempt_at,
+        returning claimed.id as delivery_id, claimed.account_id, claimed.attempts + 1 as attempt,
+          claimed.next_attempt_at,
           event.id as event_id, event.event, event.created, event.data,
           subscription.url, subscription.secret, subscription.format,
           case when subscription.previous_secret_expires_at > ${now} then subscription.previous_secret
@@ -136,9 +143,10 @@ export function createWebhookDeliveryStore({ db, clock }: StoreDeps): WebhookDel
         .map(
           (row): DueWebhookDelivery => ({
             deliveryId: row.delivery_id,
+            accountId: row.account_id,
             attempt: row.attempt,
             eventId: row.event_id,
-            event: row.event as WebhookEvent,
+            event: row.event as WebhookDeliveryEvent,
             created: row.created,
             data: row.data,
             url: row.url,
@@ -151,11 +159,12 @@ export function createWebhookDeliveryStore({ db, clock }: StoreDeps): WebhookDel
     async recordAttempt(deliveryId, outcome, now, random) {
       return inTransaction(db, async (trx) => {
         const delivery = await trx
-          .selectFrom('webhook_deliveries')
-          .select(['id', 'subscription_id', 'attempts', 'first_attempt_at'])
-          .where('id', '=', deliveryId)
-          .where('status', '=', 'pending')
-          .forUpdate()
+          .selectFrom('webhook_deliveries as d')
+          .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
+          .select(['d.id', 'd.subscription_id', 'd.attempts', 'd.first_attempt_at', 'e.event'])
+          .where('d.id', '=', deliveryId)
+          .where('d.status', '=', 'pending')
+          .forUpdate('d')
           .executeTakeFirst();
         // Delivered by a sender whose lease had run out, or redelivered meanwhile: nothing left to record.
         if (!delivery) return { recorded: false };
@@ -171,10 +180,16 @@ export function createWebhookDeliveryStore({ db, clock }: StoreDeps): WebhookDel
           last_latency_ms: Math.round(outcome.latencyMs),
         };
         const updateDelivery = () => trx.updateTable('webhook_deliveries').where('id', '=', delivery.id);
+        // A test says how the receiver answers now, once: it is not retried, and tells nothing about the
+        // subscription's run of real deliveries, whose count and state it leaves alone.
+        const isTest = delivery.event === webhookTestEvent;
         if (outcome.ok) {
           await updateDelivery()
             .set({ ...attempted, status: 'delivered', next_attempt_at: null, delivered_at: now })
             .execute();
+          if (isTest) {
+            return { recorded: true, status: 'delivered', nextAttemptAt: null, subscriptionDisabled: false };
+          }
           // Only a subscription that had failures is written: a healthy one's row is not locked by every success.
           await trx
             .updateTable('webhook_subscriptions')
@@ -183,6 +198,12 @@ export function createWebhookDeliveryStore({ db, clock }: StoreDeps): WebhookDel
             .where('consecutive_failures', '<>', 0)
             .execute();
           return { recorded: true, status: 'delivered', nextAttemptAt: null, subscriptionDisabled: false };
+        }
+        if (isTest) {
+          await updateDelivery()
+            .set({ ...attempted, status: 'failed', next_attempt_at: null })
+            .execute();
+          return { recorded: true, status: 'failed', nextAttemptAt: null, subscriptionDisabled: false };
         }
         await trx
           .updateTable('webhook_subscriptions')
@@ -259,6 +280,60 @@ export function createWebhookDeliveryStore({ db, clock }: StoreDeps): WebhookDel
       });
     },
 
+    async sendTest(actor, rawInput) {
+      assertCanWrite(actor);
+      const { webhookId } = parseInput(webhookRefInputSchema, rawInput);
+      return inTransaction(db, async (trx) => {
+        // `for key share`, as dispatch does: the subscription cannot be deleted before its delivery is inserted.
+        const subscription = await trx
+          .selectFrom('webhook_subscriptions')
+          .select('id')
+          .where('id', '=', webhookId)
+          .where('account_id', '=', actor.accountId)
+          .forKeyShare()
+          .executeTakeFirst();
+        if (!subscription) throw notFound('webhook', webhookId);
+        const now = clock.now();
+        const eventId = newId('webhookEvent');
+        // Recorded as already dispatched, so dispatch never fans it out to the account's other subscriptions:
+        // its one delivery is inserted here.
+        await trx
+          .insertInto('webhook_events')
+          .values({
+            id: eventId,
+            account_id: actor.accountId,
+            event: webhookTestEvent,
+            created: now,
+            data: JSON.stringify({ webhookId: subscription.id }),
+            dispatched_at: now,
+          })
+          .execute();
+        const deliveryId = newId('webhookDelivery');
+        await trx
+          .insertInto('webhook_deliveries')
+          .values({
+            id: deliveryId,
+            account_id: actor.accountId,
+            event_id: eventId,
+            subscription_id: subscription.id,
+            status: 'pending',
+            next_attempt_at: now,
+            created_at: now,
+          })
+          .execute();
+        await recordAudit(trx, actor, {
+          action: 'webhook.test',
+          targetType: 'webhook',
+          targetId: subscription.id,
+          details: { deliveryId, eventId },
+        });
+        const delivery = await selectDeliveries(trx, actor)
+          .where('d.id', '=', deliveryId)
+          .executeTakeFirstOrThrow();
+        return toWebhookDelivery(delivery);
+      });
+    },
+
     async listDeliveries(actor, rawInput) {
       const input = parseInput(listWebhookDeliveriesInputSchema, rawInput);
       const subscription = await db
@@ -290,6 +365,7 @@ export function createWebhookDeliveryStore({ db, clock }: StoreDeps): WebhookDel
 /** A row {@link WebhookDeliveryQueue.claimDue} claimed, as the database returns it. */
 interface ClaimedRow {
   readonly delivery_id: string;
+  readonly account_id: string;
   readonly attempt: number;
   readonly next_attempt_at: Date;
   readonly event_id: string;
@@ -365,7 +441,7 @@ function toWebhookDelivery(row: DeliveryRow): WebhookDelivery {
   return {
     id: row.id,
     eventId: row.event_id,
-    event: row.event as WebhookEvent,
+    event: row.event as WebhookDeliveryEvent,
     status: row.status as WebhookDeliveryStatus,
     attempts: row.attempts,
     nextAttemptAt: row.next_attempt_at?.toISOString() ?? null,

@@ -11,6 +11,7 @@ import {
   newId,
   notFound,
   parseInput,
+  rotateWebhookSecretInputSchema,
   setHostToolsWebhookInputSchema,
   toPage,
   updateWebhookInputSchema,
@@ -30,12 +31,14 @@ import { inTransaction, recordAudit } from '../transaction.ts';
 /** Recorded as the reason when a user turns a subscription off, so the list says why it is quiet. */
 const turnedOffReason = 'Turned off by a user; set active to true to resume deliveries.';
 
-/** Webhook-subscription use cases over PostgreSQL. */
-export function createWebhookUseCases({ db }: StoreDeps): WebhookUseCases {
+const hourMs = 60 * 60 * 1000;
+
+/** Webhook-subscription use cases over PostgreSQL; every time comes from `clock`, never the database. */
+export function createWebhookUseCases({ db, clock }: StoreDeps): WebhookUseCases {
   return {
     async list(actor, rawInput) {
       const input = parseInput(listWebhooksInputSchema, rawInput);
-      let query = selectWebhooks(db, actor);
+      let query = selectWebhooks(db, actor, clock.now());
       if (input.cursor !== undefined) {
         const [createdKey, id] = decodeCursor(input.cursor, 2);
         const createdAt = sql<Date>`cast(${String(createdKey)} as timestamptz)`;
@@ -71,7 +74,7 @@ export function createWebhookUseCases({ db }: StoreDeps): WebhookUseCases {
           targetId: id,
           details: { url: input.url, events },
         });
-        return { ...(await findWebhookOrThrow(trx, actor, id)), secret };
+        return { ...(await findWebhookOrThrow(trx, actor, id, clock.now())), secret };
       });
     },
 
@@ -108,7 +111,45 @@ export function createWebhookUseCases({ db }: StoreDeps): WebhookUseCases {
             details: { changed },
           });
         }
-        return findWebhookOrThrow(trx, actor, webhookId);
+        return findWebhookOrThrow(trx, actor, webhookId, clock.now());
+      });
+    },
+
+    async rotateSecret(actor, rawInput) {
+      assertCanWrite(actor);
+      const { webhookId, overlapHours } = parseInput(rotateWebhookSecretInputSchema, rawInput);
+      return inTransaction(db, async (trx) => {
+        const now = clock.now();
+        const secret = generateSecretToken(webhookSecretPrefix);
+        // The current secret becomes the previous one in the same statement, so two rotations at once each
+        // move the secret the other left (row lock), and one overlapping from an earlier rotation is dropped:
+        // never more than two sign.
+        const previous =
+          overlapHours === 0
+            ? { previous_secret: null, previous_secret_expires_at: null }
+            : {
+                previous_secret: sql<string>`secret`,
+                previous_secret_expires_at: new Date(now.getTime() + overlapHours * hourMs),
+              };
+        const rotated = await trx
+          .updateTable('webhook_subscriptions')
+          .set({ secret, ...previous })
+          .where('id', '=', webhookId)
+          .where('account_id', '=', actor.accountId)
+          .returning(['id', 'previous_secret_expires_at'])
+          .executeTakeFirst();
+        if (!rotated) throw notFound('webhook', webhookId);
+        // Never a secret, old or new: the audit log is readable by more people than the receiver's operator.
+        await recordAudit(trx, actor, {
+          action: 'webhook.rotate_secret',
+          targetType: 'webhook',
+          targetId: rotated.id,
+          details: {
+            overlapHours,
+            previousSecretExpiresAt: rotated.previous_secret_expires_at?.toISOString() ?? null,
+          },
+        });
+        return { ...(await findWebhookOrThrow(trx, actor, rotated.id, now)), secret };
       });
     },
 
@@ -170,7 +211,7 @@ export function createWebhookUseCases({ db }: StoreDeps): WebhookUseCases {
             targetId: existing.id,
             details: { url, format: 'hosttools' },
           });
-          return findWebhookOrThrow(trx, actor, existing.id);
+          return findWebhookOrThrow(trx, actor, existing.id, clock.now());
         }
         // Only a new subscription counts toward the cap; replacing the URL adds none.
         await assertRoomForOneMore(trx, actor);
@@ -195,7 +236,7 @@ export function createWebhookUseCases({ db }: StoreDeps): WebhookUseCases {
           targetId: id,
           details: { url, events, format: 'hosttools' },
         });
-        return findWebhookOrThrow(trx, actor, id);
+        return findWebhookOrThrow(trx, actor, id, clock.now());
       });
     },
 
@@ -261,8 +302,11 @@ function assertHostToolsEvents(events: readonly WebhookEvent[]): void {
   );
 }
 
-/** Every column but the secret, which leaves the database only inside the delivery worker. */
-function selectWebhooks(db: Executor, actor: Actor) {
+/**
+ * Every column but the secrets, which leave the database only inside the delivery worker. The previous
+ * secret's expiry reads as null once it has passed at `now`, since that secret no longer signs.
+ */
+function selectWebhooks(db: Executor, actor: Actor, now: Date) {
   return db
     .selectFrom('webhook_subscriptions')
     .select([
@@ -274,23 +318,28 @@ function selectWebhooks(db: Executor, actor: Actor) {
       'disabled_reason',
       'consecutive_failures',
       'created_at',
+      sql<Date | null>`case when previous_secret_expires_at > ${now} then previous_secret_expires_at end`.as(
+        'previous_secret_expires_at',
+      ),
       // Microsecond text key for the cursor: a JS Date keeps only milliseconds, which would skip rows.
       sql<string>`to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`.as('created_key'),
     ])
     .where('account_id', '=', actor.accountId);
 }
 
-async function findWebhookOrThrow(db: Executor, actor: Actor, webhookId: string): Promise<Webhook> {
-  const row = await selectWebhooks(db, actor).where('id', '=', webhookId).executeTakeFirst();
+async function findWebhookOrThrow(
+  db: Executor,
+  actor: Actor,
+  webhookId: string,
+  now: Date,
+): Promise<Webhook> {
+  const row = await selectWebhooks(db, actor, now).where('id', '=', webhookId).executeTakeFirst();
   if (!row) throw notFound('webhook', webhookId);
   return toWebhook(row);
 }
 
 function toWebhook(
-  row: Omit<
-    Selectable<WebhookSubscriptionsTable>,
-    'secret' | 'account_id' | 'previous_secret' | 'previous_secret_expires_at'
-  >,
+  row: Omit<Selectable<WebhookSubscriptionsTable>, 'secret' | 'account_id' | 'previous_secret'>,
 ): Webhook {
   return {
     id: row.id,
@@ -300,6 +349,7 @@ function toWebhook(
     active: row.active,
     disabledReason: row.disabled_reason,
     consecutiveFailures: row.consecutive_failures,
+    previousSecretExpiresAt: row.previous_secret_expires_at?.toISOString() ?? null,
     createdAt: row.created_at.toISOString(),
   };
 }

@@ -7,6 +7,8 @@ export interface ReceivedRequest {
   readonly path: string;
   readonly headers: IncomingHttpHeaders;
   readonly body: string;
+  /** The sender's port of the connection it came on: equal for two requests on one kept-alive connection. */
+  readonly remotePort: number;
 }
 
 /** How the receiver answers a request; it may also never answer. */
@@ -17,6 +19,8 @@ export interface Receiver {
   /** `http://127.0.0.1:<port>` followed by `path`. */
   url(path?: string): string;
   readonly received: ReceivedRequest[];
+  /** How many connections senders have opened to it so far. */
+  connections(): number;
   /** Changes how the next requests are answered; default 204. */
   answerWith(answer: Answer): void;
   close(): Promise<void>;
@@ -35,16 +39,22 @@ export async function startReceiver(): Promise<Receiver> {
         path: request.url ?? '',
         headers: request.headers,
         body: Buffer.concat(chunks).toString('utf8'),
+        remotePort: request.socket.remotePort ?? 0,
       };
       received.push(got);
       answer(response, got);
     });
+  });
+  let connections = 0;
+  server.on('connection', () => {
+    connections += 1;
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: (path = '/hooks') => `http://127.0.0.1:${port}${path}`,
     received,
+    connections: () => connections,
     answerWith(next) {
       answer = next;
     },

@@ -4,6 +4,8 @@ import {
   listWebhookDeliveriesOperation,
   listWebhooksOperation,
   redeliverWebhookDeliveryOperation,
+  rotateWebhookSecretOperation,
+  sendWebhookTestOperation,
   updateWebhookOperation,
 } from '@innkeep/operations';
 import { defineRoute, type RestRoute } from '../../route-definition.ts';
@@ -37,6 +39,29 @@ export const webhooksRoutes: readonly RestRoute[] = [
     path: '/updateWebhookSubscription/:webhookId',
     summary: 'Changes a subscription’s URL or events, or turns its deliveries off or on.',
     description: 'The subscription as changed (without its secret).',
+    tag: 'Webhooks',
+  }),
+  defineRoute({
+    operation: rotateWebhookSecretOperation,
+    method: 'POST',
+    path: '/rotateWebhookSecret/:webhookId',
+    summary:
+      'Gives a subscription a new signing secret; the old one keeps signing beside it for overlapHours ' +
+      '(default 24, 0 to stop it at once).',
+    description:
+      'The subscription with its new secret, shown this once: store it. previousSecretExpiresAt says until ' +
+      'when the old secret also signs; deliveries carry one v1 signature per secret meanwhile.',
+    tag: 'Webhooks',
+  }),
+  defineRoute({
+    operation: sendWebhookTestOperation,
+    method: 'POST',
+    path: '/testWebhookSubscription/:webhookId',
+    summary:
+      'Sends a webhook.test event to this subscription only, even while it is turned off; attempted once, ' +
+      'never retried, and never counted as a failure of the subscription.',
+    description:
+      'The test delivery as listed, pending and due now; its outcome shows in listWebhookDeliveries.',
     tag: 'Webhooks',
   }),
   defineRoute({
