@@ -77,7 +77,8 @@ export interface AppDeps {
  *   `GET /health/ready` (database and, with REDIS_URL, Redis; 503 while shutting down), see
  *   {@link healthRoutes}.
  * - The OAuth authorization server: discovery, `/oauth/*` and the sign-in and consent pages.
- * - The account pages: `/login`, `/logout`, `/settings`, `/settings/apps`, `/assets/innkeep.css`.
+ * - The account pages: `/login`, `/logout`, `/settings`, `/settings/apps`, `/settings/webhooks`,
+ *   `/assets/innkeep.css`.
  * - The MCP tool server at `/mcp` (POST; GET 405, DELETE 204), for access tokens bound to `${BASE_URL}/mcp`.
  * - The REST API under `/api` (see `restApi`), for authTokens (with an optional partner apiKey) and access
  *   tokens bound to `${BASE_URL}/api`; operation names match in any letter case and with a trailing slash,
@@ -125,15 +126,16 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     trustProxy: deps.trustProxy,
     registrationRateLimit: deps.registrationRateLimit,
   });
+  // One domain for the pages and both transports, so they run the same use cases over one connection pool.
+  const domain = createPostgresDomain({ db: deps.database.db, clock: deps.clock });
   app.register(accountPages, {
     db,
     identity,
     secretKeys: deps.secretKeys,
     baseUrl: deps.baseUrl,
     clock: deps.clock,
+    webhooks: { subscriptions: domain.webhooks, deliveries: domain.webhookDeliveries },
   });
-  // One domain for both transports, so /mcp and /api run the same use cases over one connection pool.
-  const domain = createPostgresDomain({ db: deps.database.db, clock: deps.clock });
   const onRateLimited =
     metrics === undefined
       ? undefined

@@ -49,3 +49,4 @@ export { accountPages } from './web/account-pages.ts';
 export { securityHeaders } from './web/security-headers.ts';
 export type { StrictTransportSecurityOptions } from './web/strict-transport-security.ts';
 export { strictTransportSecurity } from './web/strict-transport-security.ts';
+export type { WebhookPagesOptions } from './web/webhook-pages.ts';

@@ -251,6 +251,7 @@ export type {
   WebhookDeliveryEvent,
   WebhookDeliveryQueue,
   WebhookDeliveryStatus,
+  WebhookDeliveryUseCases,
 } from './webhooks/webhook-deliveries.ts';
 export {
   listWebhookDeliveriesInputSchema,

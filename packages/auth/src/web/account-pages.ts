@@ -34,6 +34,7 @@ import { securityHeaders } from './security-headers.ts';
 import { createBrowserSessions, sessionCookieName } from './session.ts';
 import { createSignInGuard } from './sign-in-guard.ts';
 import { innkeepStylesheet } from './stylesheet.ts';
+import { registerWebhookPages, type WebhookPagesOptions } from './webhook-pages.ts';
 
 /** What the account pages are built from. */
 export interface AccountPagesOptions {
@@ -46,6 +47,8 @@ export interface AccountPagesOptions {
   readonly clock: Clock;
   /** Mark cookies `Secure`; defaults to true when `baseUrl` is https. */
   readonly secureCookies?: boolean;
+  /** The use cases behind the webhooks page; without them, /settings/webhooks is not served. */
+  readonly webhooks?: WebhookPagesOptions | undefined;
 }
 
 const defaultNext = '/settings';
@@ -123,6 +126,7 @@ async function registerAccountPages(app: FastifyInstance, options: AccountPagesO
       sessions: await sessions.store.listForUser(principal.userId),
       currentIdHash: session.idHash,
       csrfToken: csrfTokenForForm(request, reply, csrfOptions),
+      webhooks: options.webhooks !== undefined,
       ...extra,
     });
   }
@@ -353,6 +357,17 @@ async function registerAccountPages(app: FastifyInstance, options: AccountPagesO
     await disconnectApp(db, principal.userId, grantId);
     return reply.redirect('/settings/apps?disconnected=1', 303);
   });
+
+  if (options.webhooks !== undefined) {
+    registerWebhookPages(app, options.webhooks, {
+      signedIn: async (request, reply) => (await signedIn(request, reply))?.principal ?? null,
+      toSignIn,
+      isTrustedFormPost: (request) => isTrustedFormPost(request, formOptions),
+      refuseForm,
+      csrfToken: (request, reply) => csrfTokenForForm(request, reply, csrfOptions),
+      sendPage,
+    });
+  }
 }
 
 function loginAction(next: string): string {
@@ -361,7 +376,8 @@ function loginAction(next: string): string {
 
 /**
  * Fastify plugin serving the account's own web pages — sign-in and sign-out, settings (profile, account,
- * subscription, signed-in browsers, password, auth token) and connected assistants — as plain HTML forms
+ * subscription, signed-in browsers, password, auth token), connected assistants and, given `webhooks`, the
+ * webhooks page (subscriptions, their delivery logs, tests and secrets) — as plain HTML forms
  * without scripts. Sessions are rows in `web_sessions` named by a random `ik_session` cookie, shared with
  * the OAuth sign-in and ended on every instance by signing out; every form carries a CSRF token and is
  * refused when posted from another site; failed sign-ins are throttled (see `loginThrottlePolicy`).

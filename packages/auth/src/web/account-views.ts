@@ -57,11 +57,13 @@ function capitalised(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-function csrfField(csrfToken: string): SafeHtml {
+/** The hidden `csrf` field every form of the account pages carries. */
+export function csrfField(csrfToken: string): SafeHtml {
   return html`<input type="hidden" name="csrf" value="${csrfToken}">`;
 }
 
-function accountNav(csrfToken: string): SafeHtml {
+/** The account pages' navigation: settings, connected assistants, and the sign-out button. */
+export function accountNav(csrfToken: string): SafeHtml {
   return html`<nav class="tabs">
 <a href="/settings">Settings</a>
 <a href="/settings/apps">Connected assistants</a>
@@ -179,6 +181,12 @@ ${signOutOthers}
 </section>`;
 }
 
+const webhooksSection = html`<section id="webhooks">
+<h2>Webhooks</h2>
+<p>Have Innkeep tell your own systems when reservations, messages, reviews, calendars or listings change.</p>
+<p><a href="/settings/webhooks">Manage webhooks</a></p>
+</section>`;
+
 function passwordSection(options: { csrfToken: string; error?: string | undefined }): SafeHtml {
   return html`<section id="password">
 <h2>Change password</h2>
@@ -211,6 +219,8 @@ export function renderSettingsPage(page: {
   issued?: IssuedAuthToken | undefined;
   notice?: string | undefined;
   passwordError?: string | undefined;
+  /** True when this server serves the webhooks page, so settings link to it. */
+  webhooks?: boolean | undefined;
 }): string {
   const { profile } = page;
   return renderPage({
@@ -236,6 +246,7 @@ ${page.notice === undefined ? null : html`<p class="notice" role="status">${page
 </dl>
 </section>
 ${subscriptionSection(profile)}
+${page.webhooks === true ? webhooksSection : null}
 ${sessionsSection(profile, { csrfToken: page.csrfToken, sessions: page.sessions, currentIdHash: page.currentIdHash })}
 ${passwordSection({ csrfToken: page.csrfToken, error: page.passwordError })}
 ${authTokenSection(profile, { csrfToken: page.csrfToken, apiBase: `${page.baseUrl}/api`, issued: page.issued })}`,

@@ -61,7 +61,7 @@ dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.35rem 1.25rem
 dt { color: var(--muted); }
 dd { margin: 0; }
 label { display: block; font-weight: 600; margin: 0.75rem 0 0.25rem; }
-input[type="email"], input[type="password"], input[type="text"] {
+input[type="email"], input[type="password"], input[type="text"], input[type="url"], select {
   width: 100%;
   padding: 0.55rem 0.7rem;
   font: inherit;
@@ -104,4 +104,13 @@ pre {
 }
 code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 0.9rem; }
 .token { border-color: var(--accent); }
+fieldset.events { border: 0; padding: 0; margin: 0.75rem 0 0; }
+fieldset.events legend { font-weight: 600; padding: 0; margin-bottom: 0.25rem; }
+label.check { font-weight: 400; margin: 0.3rem 0; }
+section#log { overflow-x: auto; }
+table.log { font-size: 0.9rem; }
+table.log td, table.log th { padding: 0.45rem 0.35rem; }
+table.log button { padding: 0.35rem 0.7rem; }
+.wrap { overflow-wrap: anywhere; }
+nav.paging { display: flex; gap: 1.5rem; margin-top: 1rem; }
 `;

@@ -1,5 +1,5 @@
-import type { Clock, IdentityUseCases, OperatorUseCases } from '@innkeep/domain';
-import { createIdentityUseCases, createOperatorUseCases } from '@innkeep/storage';
+import type { Clock, IdentityUseCases, InnkeepDomain, OperatorUseCases } from '@innkeep/domain';
+import { createIdentityUseCases, createOperatorUseCases, createPostgresDomain } from '@innkeep/storage';
 import type { TestDatabaseKind } from '@innkeep/storage/testing';
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -39,6 +39,8 @@ export interface PagesWorld {
   readonly clock: TestClock;
   readonly identity: IdentityUseCases;
   readonly operator: OperatorUseCases;
+  /** Every use case over the same database, for pages (webhooks) that need more than identity. */
+  readonly domain: InnkeepDomain;
   close(): Promise<void>;
 }
 
@@ -52,14 +54,15 @@ export async function openPagesWorld(kind: TestDatabaseKind): Promise<PagesWorld
     clock,
     identity: createIdentityUseCases({ db, clock }),
     operator: createOperatorUseCases({ db, clock }),
+    domain: createPostgresDomain({ db, clock }),
     close: () => handle.close(),
   };
 }
 
-/** A Fastify app holding only the account pages. */
+/** A Fastify app holding only the account pages, and the webhooks page when `webhooks` is true. */
 export async function buildPagesApp(
   world: PagesWorld,
-  options: { secretKeys?: readonly string[]; secureCookies?: boolean } = {},
+  options: { secretKeys?: readonly string[]; secureCookies?: boolean; webhooks?: boolean } = {},
 ): Promise<FastifyInstance> {
   const app = Fastify({ logger: false });
   await app.register(accountPages, {
@@ -69,6 +72,9 @@ export async function buildPagesApp(
     baseUrl: testBaseUrl,
     secretKeys: options.secretKeys ?? testSecretKeys,
     ...(options.secureCookies === undefined ? {} : { secureCookies: options.secureCookies }),
+    ...(options.webhooks === true
+      ? { webhooks: { subscriptions: world.domain.webhooks, deliveries: world.domain.webhookDeliveries } }
+      : {}),
   });
   await app.ready();
   return app;
