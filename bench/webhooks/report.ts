@@ -153,7 +153,7 @@ export function printCeilingAndTargets(run: {
   const { ceiling, streaming } = run;
   console.log(
     `\ntransport ceiling (baseline): ${ceiling.requests} signed POSTs of ${run.bodyBytes} bytes from the bench, ` +
-      `a new connection each, ${run.senderConcurrency} at a time: ${ceiling.requestsPerSecond.toFixed(0)} req/s ` +
+      `kept-alive connections, ${run.senderConcurrency} at a time: ${ceiling.requestsPerSecond.toFixed(0)} req/s ` +
       `(${ceiling.failures} failed, ${run.ceilingBadSignatures} bad signatures)`,
   );
   console.log('\nratios and targets');
@@ -203,7 +203,8 @@ function printChecked(checked: CheckedArrivals, waitMs: number): void {
 
 /**
  * The webhook job as the metrics saw it: ticks, their cost, the pauses of 1.5 s or more between ticks (the
- * job's idle interval is 2 s) with the ticks run between them, and the queries waiting for the pool.
+ * job waits 250 ms when idle, so these are stalls) with the ticks run between them, and the queries waiting
+ * for the pool.
  */
 function printJob(samples: readonly JobSample[]): void {
   const first = samples[0];

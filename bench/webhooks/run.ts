@@ -23,8 +23,8 @@ import { measureTransportCeiling } from './transport-ceiling.ts';
 // subscription to `reservation.created` pointing at a loopback receiver in this process. BENCH_WRITES
 // reservations are booked over /api, and every delivery is timed from the write's commit to its arrival and
 // has its signature verified. The baseline, measured in the same run, is the transport's ceiling: the same
-// receiver fed the same number of signed POSTs of a same-size body straight from here, on a new connection
-// each and 16 at a time, as the sender makes them.
+// receiver fed the same number of signed POSTs of a same-size body straight from here, 32 at a time over
+// kept-alive connections, as the sender makes them.
 //
 // The streaming phase books while the server delivers: its deliveries per second can be no higher than the
 // writes per second. The backlog phase then tells the sender's own pace: BENCH_WRITES more reservations are
@@ -41,7 +41,7 @@ if (!Number.isInteger(writes) || writes < 1)
 const cpuProfileDir = process.env.BENCH_CPU_PROF;
 const writers = 8;
 // The sender's default concurrency (runWebhookDeliveries), which the transport ceiling copies.
-const senderConcurrency = 16;
+const senderConcurrency = 32;
 // How long deliveries may still come after the last write before the missing ones are reported.
 const deliveryWaitMs = 60_000;
 const demoOwnerEmail = 'demo@innkeep.test';

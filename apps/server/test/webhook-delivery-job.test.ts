@@ -13,7 +13,11 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { hostToolsWebhookDocuments } from '../src/host-tools-webhook-documents.ts';
-import { startWebhookDeliveryJob, type WebhookDeliveryJob } from '../src/webhook-delivery-job.ts';
+import {
+  startWebhookDeliveryJob,
+  type WebhookDeliveryJob,
+  type WebhookDeliveryJobRun,
+} from '../src/webhook-delivery-job.ts';
 import { openOwnerDatabase, testAuthDeps, testOwner } from './support/app-deps.ts';
 import { freePort } from './support/processes.ts';
 
@@ -317,6 +321,29 @@ describe('the webhook delivery job', () => {
       await failing.stop();
       await other.close();
     }
+  });
+
+  it('when idle, looks again every quarter of a second by default, without spinning', async () => {
+    // Everything recorded so far has been delivered by the job of the other cases: this one finds nothing.
+    const idle: WebhookDeliveryJobRun[] = [];
+    const watched = startWebhookDeliveryJob({
+      db: database.db,
+      clock: systemClock,
+      log: { info: () => {}, error: (details) => failures.push(details) },
+      hostToolsBody: () => Promise.reject(new Error('Nothing is delivered in this case.')),
+      allowPrivate: true,
+      onRun: (run) => idle.push(run),
+    });
+    try {
+      await new Promise((wait) => setTimeout(wait, 1_500));
+    } finally {
+      await watched.stop();
+    }
+    // 250 ms apart: about 6 ticks in 1.5 s (the old 2 s made it one), and never back to back.
+    expect(idle.length).toBeGreaterThanOrEqual(3);
+    expect(idle.length).toBeLessThanOrEqual(8);
+    expect(idle.every((run) => run.outcome === 'success')).toBe(true);
+    expect(failures).toEqual([]);
   });
 
   it('logs a failed tick and keeps ticking instead of throwing, until stopped', async () => {

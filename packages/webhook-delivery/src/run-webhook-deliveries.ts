@@ -14,17 +14,30 @@ export interface RunWebhookDeliveriesOptions extends SendWebhookOptions {
   readonly now?: () => Date;
   /** A number in [0, 1) for each retry's jitter; default `Math.random`. */
   readonly random?: () => number;
-  /** Events fanned out per tick; default 500. */
+  /** Events fanned out before each claim; default 500. */
   readonly dispatchLimit?: number;
-  /** Deliveries claimed per tick; default 200. */
+  /** Deliveries claimed at once; default 100. */
   readonly claimLimit?: number;
+  /**
+   * Claims one tick makes at most; default 20. The tick claims again whenever fewer than `concurrency`
+   * claimed attempts are left to finish, so the slowest attempts of a batch do not hold up the next, and ends
+   * once a claim finds fewer than `claimLimit` due or after this many claims.
+   */
+  readonly maxClaimsPerTick?: number;
   /**
    * How long a claim is this sender's; default 60 s, well above the send timeout, so a lease only runs out
    * when the sender died, and another sender then makes the attempt.
    */
   readonly leaseMs?: number;
-  /** Attempts in flight at once; default 16. */
+  /** Attempts in flight at once; default 32. */
   readonly concurrency?: number;
+  /**
+   * Outcomes recorded (and Host Tools bodies read) at once; default 6. Each holds a pooled connection while it
+   * runs, and the server's pool has 10 (`openDatabase`'s default): this leaves one for this tick's own fan-out
+   * and claims and three for the API's requests, where more attempts recording at once would only queue for
+   * a connection, ahead of them.
+   */
+  readonly databaseConcurrency?: number;
   /** Makes one attempt; default {@link sendWebhook}. */
   readonly send?: (
     delivery: DueWebhookDelivery,
@@ -54,8 +67,10 @@ export interface WebhookDeliveryTick {
 /**
  * One tick of the sender: fans new events out, claims the due attempts under a lease, sends them (a bounded
  * number at once, each with the body of its subscription's format) and records each outcome, which
- * schedules the retry or disables a subscription that failed for a day. Any number of instances may tick at
- * once: the queue gives each attempt to one of them.
+ * schedules the retry or disables a subscription that failed for a day. While attempts are in flight it fans
+ * out and claims again as soon as they run low (see `maxClaimsPerTick`). Any number of instances may tick at
+ * once: the queue gives each attempt to one of them. Rejects with the first failure of the queue, once every
+ * attempt already claimed has ended.
  */
 export async function runWebhookDeliveries(
   queue: WebhookDeliveryQueue,
@@ -69,48 +84,113 @@ export async function runWebhookDeliveries(
     ...(options.allowPrivate === undefined ? {} : { allowPrivate: options.allowPrivate }),
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
   };
-  const dispatched = await queue.dispatch(options.dispatchLimit ?? 500);
-  const claimed = await queue.claimDue(now(), options.claimLimit ?? 200, options.leaseMs ?? 60_000);
-  const counts = { delivered: 0, retried: 0, failed: 0, disabledSubscriptions: 0 };
+  const dispatchLimit = options.dispatchLimit ?? 500;
+  const claimLimit = options.claimLimit ?? 100;
+  const maxClaims = options.maxClaimsPerTick ?? 20;
+  const leaseMs = options.leaseMs ?? 60_000;
+  const concurrency = positiveInteger('concurrency', options.concurrency ?? 32);
+  const withConnection = limiter(positiveInteger('databaseConcurrency', options.databaseConcurrency ?? 6));
+
+  const counts = {
+    dispatchedEvents: 0,
+    createdDeliveries: 0,
+    claimed: 0,
+    delivered: 0,
+    retried: 0,
+    failed: 0,
+    disabledSubscriptions: 0,
+  };
   const attempt = async (delivery: DueWebhookDelivery) => {
     const started = performance.now();
-    const built = await buildWebhookBody(delivery, options.hostToolsBody);
+    const built = await withConnection(() => buildWebhookBody(delivery, options.hostToolsBody));
     const outcome: WebhookAttemptOutcome = built.ok
       ? await send(delivery, built.body, sendOptions)
       : { ok: false, error: built.error, latencyMs: performance.now() - started };
-    const recorded = await queue.recordAttempt(delivery.deliveryId, outcome, now(), random());
+    const recorded = await withConnection(() =>
+      queue.recordAttempt(delivery.deliveryId, outcome, now(), random()),
+    );
     if (!recorded.recorded) return;
     if (recorded.status === 'delivered') counts.delivered += 1;
     else if (recorded.status === 'pending') counts.retried += 1;
     else counts.failed += 1;
     if (recorded.subscriptionDisabled) counts.disabledSubscriptions += 1;
   };
-  await inParallel(claimed, options.concurrency ?? 16, attempt);
-  return {
-    dispatchedEvents: dispatched.events,
-    createdDeliveries: dispatched.deliveries,
-    claimed: claimed.length,
-    ...counts,
-  };
+
+  return new Promise((resolve, reject) => {
+    /** Claimed attempts not started yet. */
+    const waiting: DueWebhookDelivery[] = [];
+    /** Claimed attempts not ended yet: waiting or in flight. */
+    let unfinished = 0;
+    let inFlight = 0;
+    let claims = 0;
+    let mayClaimMore = true;
+    let claiming = false;
+    let firstFailure: { readonly error: unknown } | undefined;
+
+    const fail = (error: unknown) => {
+      firstFailure ??= { error };
+      mayClaimMore = false;
+    };
+    const claim = async () => {
+      const dispatched = await queue.dispatch(dispatchLimit);
+      counts.dispatchedEvents += dispatched.events;
+      counts.createdDeliveries += dispatched.deliveries;
+      const due = await queue.claimDue(now(), claimLimit, leaseMs);
+      claims += 1;
+      counts.claimed += due.length;
+      unfinished += due.length;
+      waiting.push(...due);
+      if (due.length < claimLimit || claims >= maxClaims) mayClaimMore = false;
+    };
+    /** Claims more when few claimed attempts are left, starts what may start, and ends the tick when done. */
+    const advance = () => {
+      if (!claiming && mayClaimMore && unfinished < concurrency) {
+        claiming = true;
+        claim()
+          .catch(fail)
+          .finally(() => {
+            claiming = false;
+            advance();
+          });
+      }
+      while (inFlight < concurrency && waiting.length > 0) {
+        const delivery = waiting.shift() as DueWebhookDelivery;
+        inFlight += 1;
+        attempt(delivery)
+          .catch(fail)
+          .finally(() => {
+            inFlight -= 1;
+            unfinished -= 1;
+            advance();
+          });
+      }
+      if (claiming || unfinished > 0) return;
+      if (firstFailure !== undefined) reject(firstFailure.error);
+      else resolve({ ...counts });
+    };
+    advance();
+  });
 }
 
-/** Runs `work` on every item, at most `limit` at once; rejects with the first failure once all have ended. */
-async function inParallel<T>(
-  items: readonly T[],
-  limit: number,
-  work: (item: T) => Promise<void>,
-): Promise<void> {
-  if (!Number.isInteger(limit) || limit < 1)
-    throw new RangeError(`concurrency must be 1 or more, got ${limit}.`);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const item = items[next] as T;
-      next += 1;
-      await work(item);
+/** `value`, checked to be a whole number of 1 or more. */
+function positiveInteger(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be 1 or more, got ${value}.`);
+  return value;
+}
+
+/** Runs the work it is given at most `limit` at once, the rest in turn as earlier work ends. */
+function limiter(limit: number): <T>(work: () => Promise<T>) => Promise<T> {
+  let running = 0;
+  const queued: (() => void)[] = [];
+  return async (work) => {
+    if (running >= limit) await new Promise<void>((start) => queued.push(start));
+    else running += 1;
+    try {
+      return await work();
+    } finally {
+      const next = queued.shift();
+      if (next === undefined) running -= 1;
+      else next();
     }
   };
-  const results = await Promise.allSettled(Array.from({ length: Math.min(limit, items.length) }, worker));
-  const rejected = results.find((result) => result.status === 'rejected');
-  if (rejected) throw rejected.reason;
 }

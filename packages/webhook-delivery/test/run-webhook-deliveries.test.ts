@@ -2,6 +2,7 @@ import {
   type Actor,
   type Clock,
   notFound,
+  type WebhookDeliveryQueue,
   type WebhookEventRecord,
   webhookGiveUpAfterMs,
   webhookRetryDelayMs,
@@ -16,6 +17,7 @@ import {
 import { openTestDatabase, type TestDatabase, testDatabaseKinds } from '@innkeep/storage/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RunWebhookDeliveriesOptions, runWebhookDeliveries } from '../src/run-webhook-deliveries.ts';
+import { sendWebhook } from '../src/send-webhook.ts';
 import { verifyWebhookSignature } from '../src/sign-webhook.ts';
 import type { HostToolsBodyReader } from '../src/webhook-body.ts';
 import { createOwner } from './support/accounts.ts';
@@ -339,6 +341,97 @@ describe.each(testDatabaseKinds)('the webhook sender on %s', (kind) => {
       ]);
     },
   );
+
+  it('claims again while the slowest attempt of a batch is still in flight, and ends the tick only after it', async () => {
+    await subscribe(receiver.url());
+    const events = 12;
+    await recordEvents(
+      handle.db,
+      Array.from({ length: events }, (_, index) => listingUpdated(owner.accountId, `lst_${index}`)),
+    );
+    // The first attempt hangs until every other one has been made: were the next claim to wait for a whole
+    // batch, the others (in later batches of 3) would never come and it would give up after 5 s instead.
+    let others = 0;
+    let allOthersMade: () => void = () => {};
+    const othersMade = new Promise<void>((resolve) => {
+      allOthersMade = resolve;
+    });
+    let slowStarted = false;
+    let slowEndedAfter = -1;
+    const send: RunWebhookDeliveriesOptions['send'] = async (delivery, body, options) => {
+      if (!slowStarted) {
+        slowStarted = true;
+        await Promise.race([othersMade, new Promise((wait) => setTimeout(wait, 5_000))]);
+        slowEndedAfter = others;
+        return sendWebhook(delivery, body, options);
+      }
+      const outcome = await sendWebhook(delivery, body, options);
+      others += 1;
+      if (others === events - 1) allOthersMade();
+      return outcome;
+    };
+
+    expect(
+      await runWebhookDeliveries(queue(), { ...runOptions, send, claimLimit: 3, concurrency: 3 }),
+    ).toMatchObject({ dispatchedEvents: events, claimed: events, delivered: events });
+    expect(slowEndedAfter).toBe(events - 1);
+    expect(receiver.received).toHaveLength(events);
+  });
+
+  it('claims at most maxClaimsPerTick times in one tick, leaving the rest to the next', async () => {
+    await subscribe(receiver.url());
+    await recordEvents(
+      handle.db,
+      Array.from({ length: 10 }, (_, index) => listingUpdated(owner.accountId, `lst_${index}`)),
+    );
+    const options = { ...runOptions, claimLimit: 2, maxClaimsPerTick: 3 };
+
+    expect(await runWebhookDeliveries(queue(), options)).toMatchObject({ claimed: 6, delivered: 6 });
+    expect(await runWebhookDeliveries(queue(), options)).toMatchObject({ claimed: 4, delivered: 4 });
+    expect(await runWebhookDeliveries(queue(), options)).toMatchObject({ claimed: 0 });
+  });
+
+  it('records at most databaseConcurrency outcomes at once, however many attempts are in flight', async () => {
+    await subscribe(receiver.url());
+    await recordEvents(
+      handle.db,
+      Array.from({ length: 16 }, (_, index) => listingUpdated(owner.accountId, `lst_${index}`)),
+    );
+    const store = queue();
+    let recording = 0;
+    let mostAtOnce = 0;
+    const counted: WebhookDeliveryQueue = {
+      ...store,
+      async recordAttempt(...args) {
+        recording += 1;
+        mostAtOnce = Math.max(mostAtOnce, recording);
+        try {
+          return await store.recordAttempt(...args);
+        } finally {
+          recording -= 1;
+        }
+      },
+    };
+
+    // Every attempt ends at the same moment, so all 16 outcomes are ready to be recorded at once.
+    let answered = 0;
+    let allAnswered: () => void = () => {};
+    const together = new Promise<void>((resolve) => {
+      allAnswered = resolve;
+    });
+    const send: RunWebhookDeliveriesOptions['send'] = async (delivery, body, options) => {
+      const outcome = await sendWebhook(delivery, body, options);
+      answered += 1;
+      if (answered === 16) allAnswered();
+      await together;
+      return outcome;
+    };
+
+    expect(
+      await runWebhookDeliveries(counted, { ...runOptions, send, concurrency: 16, databaseConcurrency: 2 }),
+    ).toMatchObject({ claimed: 16, delivered: 16 });
+    expect(mostAtOnce).toBe(2);
+  });
 
   it('makes the attempt of a sender that died after claiming once its lease has run out', async () => {
     await subscribe(receiver.url());
