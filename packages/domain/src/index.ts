@@ -245,6 +245,7 @@ export {
   webhookRetryDelayMs,
 } from './webhooks/delivery-schedule.ts';
 export type {
+  DeliveredWebhookAttempt,
   DueWebhookDelivery,
   WebhookAttemptOutcome,
   WebhookDelivery,

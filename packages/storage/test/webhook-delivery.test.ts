@@ -516,6 +516,81 @@ describe.each(testDatabaseKinds)('the webhook delivery queue on %s', (kind) => {
     expect(await queue().claimDue(at(hour), 10, leaseMs)).toEqual([]);
   });
 
+  it('records many successes in one go, as one by one, leaving deliveries no longer pending alone', async () => {
+    const failing = await subscribe(account);
+    const healthy = await subscribe(account);
+    await record(account.accountId, 'listing.updated', 'calendar.updated');
+    await queue().dispatch(10);
+    const ids = await db
+      .selectFrom('webhook_deliveries')
+      .select(['id', 'subscription_id'])
+      .orderBy('id')
+      .execute();
+    expect(ids).toHaveLength(4);
+    const [first, second_, third, fourth] = ids.map((row) => row.id) as [string, string, string, string];
+    await queue().claimDue(at(0), 10, leaseMs);
+    // One of them failed once already (its subscription counts it), another was delivered meanwhile.
+    await queue().recordAttempt(first, serverError, at(0), 0);
+    await db
+      .updateTable('webhook_deliveries')
+      .set({ status: 'delivered', next_attempt_at: null, delivered_at: at(0) })
+      .where('id', '=', fourth)
+      .execute();
+    const failedOnce = ids.find((row) => row.id === first)?.subscription_id;
+    expect((await subscriptionRow(failedOnce ?? '')).consecutive_failures).toBe(1);
+    await queue().claimDue(at(10 * second), 10, leaseMs);
+
+    const recorded = await queue().recordDelivered(
+      [first, second_, third, fourth].map((deliveryId, index) => ({
+        deliveryId,
+        statusCode: 200 + index,
+        latencyMs: 10.6 + index,
+      })),
+      at(11 * second),
+    );
+    expect([...recorded].sort()).toEqual([first, second_, third].sort());
+    expect(await deliveryRow(first)).toMatchObject({
+      status: 'delivered',
+      attempts: 2,
+      first_attempt_at: at(0),
+      last_attempt_at: at(11 * second),
+      delivered_at: at(11 * second),
+      next_attempt_at: null,
+      lease_until: null,
+      last_status_code: 200,
+      last_error: null,
+      last_latency_ms: 11,
+    });
+    expect(await deliveryRow(third)).toMatchObject({
+      status: 'delivered',
+      attempts: 1,
+      first_attempt_at: at(11 * second),
+      last_status_code: 202,
+    });
+    // Left as it was: no second attempt counted, its own delivery time kept.
+    expect(await deliveryRow(fourth)).toMatchObject({
+      status: 'delivered',
+      attempts: 0,
+      delivered_at: at(0),
+    });
+    expect((await subscriptionRow(failing)).consecutive_failures).toBe(0);
+    expect((await subscriptionRow(healthy)).consecutive_failures).toBe(0);
+    expect(await queue().recordDelivered([], at(12 * second))).toEqual([]);
+  });
+
+  it("does not reset a subscription's failures for a test's success", async () => {
+    const { deliveryId, subscriptionId } = await oneDelivery();
+    await claim(deliveryId, at(0));
+    await queue().recordAttempt(deliveryId, serverError, at(0), 0);
+    const test = await queue().sendTest(account.owner, { webhookId: subscriptionId });
+    await claim(test.id, at(second));
+    expect(
+      await queue().recordDelivered([{ deliveryId: test.id, statusCode: 204, latencyMs: 3 }], at(second)),
+    ).toEqual([test.id]);
+    expect((await deliveryRow(test.id)).status).toBe('delivered');
+    expect((await subscriptionRow(subscriptionId)).consecutive_failures).toBe(1);
+  });
+
   it('dispatches nothing for a write that rolled back, and the event of one that committed', async () => {
     const subscriptionId = await subscribe(account);
     const failure = new Error('the write failed after recording its event');

@@ -1,4 +1,10 @@
-import type { DueWebhookDelivery, WebhookAttemptOutcome, WebhookDeliveryQueue } from '@innkeep/domain';
+import type {
+  DeliveredWebhookAttempt,
+  DueWebhookDelivery,
+  WebhookAttemptOutcome,
+  WebhookDeliveryQueue,
+} from '@innkeep/domain';
+import { batched } from './batched.ts';
 import { type SendWebhookOptions, sendWebhook } from './send-webhook.ts';
 import { buildWebhookBody, type HostToolsBodyReader } from './webhook-body.ts';
 
@@ -45,6 +51,9 @@ export interface RunWebhookDeliveriesOptions extends SendWebhookOptions {
     options: SendWebhookOptions,
   ) => Promise<WebhookAttemptOutcome>;
 }
+
+/** Most successful attempts recorded by one statement. */
+const successesPerRecord = 200;
 
 /** What one tick did. */
 export interface WebhookDeliveryTick {
@@ -100,12 +109,28 @@ export async function runWebhookDeliveries(
     failed: 0,
     disabledSubscriptions: 0,
   };
+  // Successes, the common case, are recorded many to a statement; a failure's schedule is worked out alone.
+  const recordDelivered = batched(
+    (attempts: readonly DeliveredWebhookAttempt[]) =>
+      withConnection(async () => new Set(await queue.recordDelivered(attempts, now()))),
+    successesPerRecord,
+  );
   const attempt = async (delivery: DueWebhookDelivery) => {
     const started = performance.now();
     const built = await withConnection(() => buildWebhookBody(delivery, options.hostToolsBody));
     const outcome: WebhookAttemptOutcome = built.ok
       ? await send(delivery, built.body, sendOptions)
       : { ok: false, error: built.error, latencyMs: performance.now() - started };
+    if (outcome.ok) {
+      const { deliveryId } = delivery;
+      const recorded = await recordDelivered({
+        deliveryId,
+        statusCode: outcome.statusCode,
+        latencyMs: outcome.latencyMs,
+      });
+      if (recorded.has(deliveryId)) counts.delivered += 1;
+      return;
+    }
     const recorded = await withConnection(() =>
       queue.recordAttempt(delivery.deliveryId, outcome, now(), random()),
     );

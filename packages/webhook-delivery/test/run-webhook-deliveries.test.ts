@@ -391,7 +391,11 @@ describe.each(testDatabaseKinds)('the webhook sender on %s', (kind) => {
     expect(await runWebhookDeliveries(queue(), options)).toMatchObject({ claimed: 0 });
   });
 
-  it('records at most databaseConcurrency outcomes at once, however many attempts are in flight', async () => {
+  /**
+   * Runs one tick over 16 deliveries whose attempts all end at the same moment, so all 16 outcomes are ready
+   * to be recorded at once, and says how the queue was asked to record them.
+   */
+  async function recordAllAtOnce(): Promise<{ mostFailuresAtOnce: number; successBatches: number[] }> {
     await subscribe(receiver.url());
     await recordEvents(
       handle.db,
@@ -399,21 +403,24 @@ describe.each(testDatabaseKinds)('the webhook sender on %s', (kind) => {
     );
     const store = queue();
     let recording = 0;
-    let mostAtOnce = 0;
+    let mostFailuresAtOnce = 0;
+    const successBatches: number[] = [];
     const counted: WebhookDeliveryQueue = {
       ...store,
       async recordAttempt(...args) {
         recording += 1;
-        mostAtOnce = Math.max(mostAtOnce, recording);
+        mostFailuresAtOnce = Math.max(mostFailuresAtOnce, recording);
         try {
           return await store.recordAttempt(...args);
         } finally {
           recording -= 1;
         }
       },
+      async recordDelivered(attempts, now) {
+        successBatches.push(attempts.length);
+        return store.recordDelivered(attempts, now);
+      },
     };
-
-    // Every attempt ends at the same moment, so all 16 outcomes are ready to be recorded at once.
     let answered = 0;
     let allAnswered: () => void = () => {};
     const together = new Promise<void>((resolve) => {
@@ -426,11 +433,35 @@ describe.each(testDatabaseKinds)('the webhook sender on %s', (kind) => {
       await together;
       return outcome;
     };
+    await runWebhookDeliveries(counted, { ...runOptions, send, concurrency: 16, databaseConcurrency: 2 });
+    return { mostFailuresAtOnce, successBatches };
+  }
 
-    expect(
-      await runWebhookDeliveries(counted, { ...runOptions, send, concurrency: 16, databaseConcurrency: 2 }),
-    ).toMatchObject({ claimed: 16, delivered: 16 });
-    expect(mostAtOnce).toBe(2);
+  it('records at most databaseConcurrency failures at once, however many attempts are in flight', async () => {
+    receiver.answerWith((response) => response.writeHead(500).end());
+    const { mostFailuresAtOnce, successBatches } = await recordAllAtOnce();
+    expect(mostFailuresAtOnce).toBe(2);
+    expect(successBatches).toEqual([]);
+    const pending = await handle.db
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('status', '=', 'pending')
+      .where('attempts', '=', 1)
+      .execute();
+    expect(pending).toHaveLength(16);
+  });
+
+  it('records successes that end together in one statement, none of them alone', async () => {
+    const { mostFailuresAtOnce, successBatches } = await recordAllAtOnce();
+    expect(mostFailuresAtOnce).toBe(0);
+    expect(successBatches).toEqual([16]);
+    const delivered = await handle.db
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('status', '=', 'delivered')
+      .where('attempts', '=', 1)
+      .execute();
+    expect(delivered).toHaveLength(16);
   });
 
   it('makes the attempt of a sender that died after claiming once its lease has run out', async () => {

@@ -103,6 +103,14 @@ export type WebhookAttemptOutcome =
       readonly latencyMs: number;
     };
 
+/** A successful attempt, for {@link WebhookDeliveryQueue.recordDelivered}. */
+export interface DeliveredWebhookAttempt {
+  readonly deliveryId: string;
+  /** The receiver's 2xx status. */
+  readonly statusCode: number;
+  readonly latencyMs: number;
+}
+
 /** What recording an attempt did; `recorded` is false when the delivery was no longer pending. */
 export type RecordedWebhookAttempt =
   | { readonly recorded: false }
@@ -158,6 +166,13 @@ export interface WebhookDeliveryQueue extends WebhookDeliveryUseCases {
    * no other caller gets it before its outcome is recorded or the lease runs out (a sender that died).
    */
   claimDue(now: Date, limit: number, leaseMs: number): Promise<readonly DueWebhookDelivery[]>;
+  /**
+   * Records many successful attempts at once, as {@link recordAttempt} records each: delivered, lease ended,
+   * the subscription's failure count reset (not by a test). One statement for the lot, since successes are
+   * the common case and a transaction each was most of a delivery's cost. Returns the ids recorded; a
+   * delivery no longer pending is left as it is and not returned.
+   */
+  recordDelivered(attempts: readonly DeliveredWebhookAttempt[], now: Date): Promise<readonly string[]>;
   /**
    * Records an attempt's outcome and ends its lease: delivered, retried later, or given up (which may disable
    * the subscription). A delivery no longer pending is left as it is.

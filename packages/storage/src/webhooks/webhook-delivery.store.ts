@@ -156,6 +156,37 @@ export function createWebhookDeliveryStore({ db, clock }: StoreDeps): WebhookDel
         );
     },
 
+    async recordDelivered(attempts, now) {
+      if (attempts.length === 0) return [];
+      const ids = attempts.map((attempt) => attempt.deliveryId);
+      const codes = attempts.map((attempt) => attempt.statusCode);
+      const latencies = attempts.map((attempt) => Math.round(attempt.latencyMs));
+      // One statement: the deliveries still pending become delivered, and the subscriptions among them that
+      // had failures are reset, as recordAttempt does one by one; a test's success resets nothing.
+      const { rows } = await sql<{ id: string }>`
+        with done as (
+          select * from unnest(${ids}::text[], ${codes}::int[], ${latencies}::int[]) as t(id, code, latency)),
+        updated as (
+          update webhook_deliveries as d
+          set status = 'delivered', attempts = d.attempts + 1,
+            first_attempt_at = coalesce(d.first_attempt_at, ${now}), last_attempt_at = ${now},
+            lease_until = null, last_status_code = done.code, last_error = null,
+            last_latency_ms = done.latency, next_attempt_at = null, delivered_at = ${now}
+          from done
+          where d.id = done.id and d.status = 'pending'
+          returning d.id, d.subscription_id, d.event_id),
+        reset as (
+          update webhook_subscriptions
+          set consecutive_failures = 0
+          where id in (
+              select updated.subscription_id
+              from updated join webhook_events as event on event.id = updated.event_id
+              where event.event <> ${webhookTestEvent})
+            and consecutive_failures <> 0)
+        select id from updated`.execute(db);
+      return rows.map((row) => row.id);
+    },
+
     async recordAttempt(deliveryId, outcome, now, random) {
       return inTransaction(db, async (trx) => {
         const delivery = await trx
