@@ -1,4 +1,4 @@
-import { type NightRange, nightsIn, overlapNights } from '../local-dates.ts';
+import { type NightRange, overlapNights } from '../local-dates.ts';
 import {
   fetchHolds,
   fetchLineItems,
@@ -11,6 +11,7 @@ import {
 } from '../raw-rows.ts';
 import type { BenchContext } from '../tool-case.ts';
 import { type CheckInCohort, checkInCohort } from './check-in-cohort.ts';
+import { activeNightsIn, activePart } from './listing-supply.ts';
 import { type SoldNight, soldNightsOf } from './sold-nights.ts';
 
 /** Money of sold nights in minor units, summed in JavaScript. */
@@ -30,7 +31,7 @@ export interface PeriodPerformance {
   readonly calendarNights: number;
   readonly blocked: { owner: number; maintenance: number; manual: number; total: number };
   readonly blockedByListing: ReadonlyMap<string, number>;
-  /** The calendar blocks overlapping the period, unclipped. */
+  /** The calendar blocks overlapping the period, unclipped (nights before their listing was active included). */
   readonly blocks: readonly HoldRow[];
   readonly availableNights: number;
   /** Nights of accepted stays inside the period, counted from their check-in and check-out dates. */
@@ -48,7 +49,8 @@ export interface PeriodPerformance {
 
 /**
  * Fetches a period's listings, reservations, nightly rates, line items and calendar blocks, and computes
- * supply, occupancy, sold-night money and the check-in cohort from them in JavaScript.
+ * supply (each listing's nights from the day it became active), occupancy, sold-night money and the check-in
+ * cohort from them in JavaScript.
  */
 export async function fetchPeriodPerformance(
   context: BenchContext,
@@ -62,12 +64,14 @@ export async function fetchPeriodPerformance(
     fetchLineItems(db, accountId, range),
     fetchHolds(db, accountId, range),
   ]);
-  const nights = nightsIn(range);
+  const listingsById = new Map(listings.map((listing) => [listing.id, listing]));
   const blocked = { owner: 0, maintenance: 0, manual: 0, total: 0 };
   const blockedByListing = new Map<string, number>();
   const blocks = holds.filter((hold) => hold.kind === 'block');
   for (const hold of blocks) {
-    const inPeriod = overlapNights(hold.start, hold.end, range);
+    const listing = listingsById.get(hold.listing_id);
+    const inPeriod =
+      listing === undefined ? 0 : overlapNights(hold.start, hold.end, activePart(listing, range));
     const reason = hold.block_reason as 'owner' | 'maintenance' | 'manual';
     blocked[reason] += inPeriod;
     blocked.total += inPeriod;
@@ -92,12 +96,13 @@ export async function fetchPeriodPerformance(
       calendarNights: 0,
       availableNights: 0,
     };
+    const nights = activeNightsIn(listing, range);
     supply.listings += 1;
     supply.calendarNights += nights;
     supply.availableNights += nights - (blockedByListing.get(listing.id) ?? 0);
     supplyByCurrency.set(listing.currency, supply);
   }
-  const calendarNights = listings.length * nights;
+  const calendarNights = listings.reduce((sum, listing) => sum + activeNightsIn(listing, range), 0);
   return {
     range,
     listings,

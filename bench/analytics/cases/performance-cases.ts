@@ -10,6 +10,7 @@ import type {
   TimeseriesStats,
 } from '@innkeep/domain/analytics';
 import { median } from '../baselines/check-in-cohort.ts';
+import { activeNightsIn, activePart, activeSince } from '../baselines/listing-supply.ts';
 import {
   addNight,
   fetchPeriodPerformance,
@@ -17,14 +18,7 @@ import {
   type PeriodPerformance,
 } from '../baselines/period-performance.ts';
 import { type Figures, mean2, moneyPer, ratio } from '../figures.ts';
-import {
-  dayNumber,
-  type NightRange,
-  nightsIn,
-  overlapNights,
-  previousRange,
-  rangeLastYear,
-} from '../local-dates.ts';
+import { dayNumber, type NightRange, overlapNights, previousRange, rangeLastYear } from '../local-dates.ts';
 import { type BenchContext, defaultTargetMs, headlineTargetMs, type ToolCase } from '../tool-case.ts';
 
 // Performance tools: stay-night figures over the period. Their baselines fetch the period's listings,
@@ -332,7 +326,11 @@ const timeseriesStats: ToolCase = {
 
 /** Monthly booked nights, occupancy, ADR, RevPAR and rent of a period, computed night by night. */
 function monthlySeries(performance: PeriodPerformance): Figures {
-  const listingCurrency = new Map(performance.listings.map((listing) => [listing.id, listing.currency]));
+  const listingsById = new Map(performance.listings.map((listing) => [listing.id, listing]));
+  const activeFrom = performance.listings.map((listing) => ({
+    currency: listing.currency,
+    day: dayNumber(activeSince(listing)),
+  }));
   const months = new Map<string, { nights: number; booked: number; blocked: number }>();
   const availableByCurrency = new Map<string, number>();
   const money = new Map<string, MoneySums>();
@@ -343,12 +341,13 @@ function monthlySeries(performance: PeriodPerformance): Figures {
   for (let day = first; day <= last; day += 1) {
     const month = monthOfDay(day);
     const entry = months.get(month) ?? { nights: 0, booked: 0, blocked: 0 };
-    entry.nights += performance.listings.length;
     months.set(month, entry);
-    for (const currency of currencies) {
-      const key = `${month}.${currency}`;
-      const listings = performance.supplyByCurrency.get(currency)?.listings ?? 0;
-      availableByCurrency.set(key, (availableByCurrency.get(key) ?? 0) + listings);
+    // Each listing counts the nights from the day it became active.
+    for (const listing of activeFrom) {
+      if (listing.day > day) continue;
+      entry.nights += 1;
+      const key = `${month}.${listing.currency}`;
+      availableByCurrency.set(key, (availableByCurrency.get(key) ?? 0) + 1);
     }
   }
   for (const reservation of performance.reservations) {
@@ -359,10 +358,12 @@ function monthlySeries(performance: PeriodPerformance): Figures {
     });
   }
   for (const block of performance.blocks) {
-    eachNight(block.start, block.end, performance.range, (month) => {
+    const listing = listingsById.get(block.listing_id);
+    if (listing === undefined) continue;
+    eachNight(block.start, block.end, activePart(listing, performance.range), (month) => {
       const entry = months.get(month);
       if (entry !== undefined) entry.blocked += 1;
-      const key = `${month}.${listingCurrency.get(block.listing_id)}`;
+      const key = `${month}.${listing.currency}`;
       availableByCurrency.set(key, (availableByCurrency.get(key) ?? 0) - 1);
     });
   }
@@ -396,7 +397,6 @@ function eachNight(from: string, to: string, range: NightRange, visit: (month: s
 
 /** Per-listing supply, sales and rent of a period. */
 function listingRows(performance: PeriodPerformance) {
-  const nights = nightsIn(performance.range);
   const booked = new Map<string, number>();
   for (const reservation of performance.reservations) {
     if (reservation.status !== 'accepted') continue;
@@ -404,7 +404,8 @@ function listingRows(performance: PeriodPerformance) {
     booked.set(reservation.listing_id, (booked.get(reservation.listing_id) ?? 0) + inPeriod);
   }
   return performance.listings.map((listing) => {
-    const available = nights - (performance.blockedByListing.get(listing.id) ?? 0);
+    const available =
+      activeNightsIn(listing, performance.range) - (performance.blockedByListing.get(listing.id) ?? 0);
     const sold = booked.get(listing.id) ?? 0;
     return { id: listing.id, occupancy: ratio(sold, available) };
   });

@@ -11,6 +11,8 @@ import type {
 } from '@innkeep/domain/analytics';
 import { checkInCohort, median } from '../baselines/check-in-cohort.ts';
 import { groupBy } from '../baselines/group-by.ts';
+import { activeNightsIn, activePart, activeSince } from '../baselines/listing-supply.ts';
+import { fetchSoldNights } from '../baselines/sold-nights.ts';
 import { mean2, ratio } from '../figures.ts';
 import {
   addDays,
@@ -18,7 +20,6 @@ import {
   isoWeekday,
   localDate,
   type NightRange,
-  nightsIn,
   overlapNights,
   rangeLastYear,
   startOfLocalDay,
@@ -76,16 +77,22 @@ function onTheBooks(
   return { reservations, nights, rent };
 }
 
-/** Listings × nights minus the nights blocked in `range`. */
+/** Each listing's nights of `range` since it became active, minus the nights blocked in them. */
 function availableNights(
   listings: readonly ListingRow[],
   holds: readonly HoldRow[],
   range: NightRange,
 ): number {
+  const listingsById = new Map(listings.map((listing) => [listing.id, listing]));
   const blocked = holds
     .filter((hold) => hold.kind === 'block')
-    .reduce((sum, hold) => sum + overlapNights(hold.start, hold.end, range), 0);
-  return listings.length * nightsIn(range) - blocked;
+    .reduce((sum, hold) => {
+      const listing = listingsById.get(hold.listing_id);
+      return listing === undefined
+        ? sum
+        : sum + overlapNights(hold.start, hold.end, activePart(listing, range));
+    }, 0);
+  return listings.reduce((sum, listing) => sum + activeNightsIn(listing, range), 0) - blocked;
 }
 
 const pickupWindows = [1, 7, 30];
@@ -99,13 +106,14 @@ const paceStats: ToolCase = {
     run: async (context) => {
       const { db, accountId, period, today } = context;
       const lastYear = rangeLastYear(period);
-      const [zone, listings, changes, changesLastYear, holds, holdsLastYear] = await Promise.all([
+      const [zone, listings, changes, changesLastYear, holds, holdsLastYear, soldNights] = await Promise.all([
         fetchAccountTimeZone(db, accountId),
         fetchListings(db, accountId),
         fetchReservationChanges(db, accountId, period),
         fetchReservationChanges(db, accountId, lastYear),
         fetchHolds(db, accountId, period),
         fetchHolds(db, accountId, lastYear),
+        fetchSoldNights(context, period),
       ]);
       const endOf = (date: string) => startOfLocalDay(addDays(date, 1), zone);
       const figures: Record<string, number | null> = {};
@@ -118,7 +126,11 @@ const paceStats: ToolCase = {
           figures[`${prefix}.rent.${currency}`] = toMajorUnits(minor, currency);
       };
       const now = onTheBooks(changes, period, endOf(today));
-      add('onTheBooks', now, availableNights(listings, holds, period));
+      // Today's books take rent at the nightly rates, as the revenue tools do; earlier ones spread it evenly.
+      const nightlyRent = new Map<string, number>();
+      for (const night of soldNights)
+        nightlyRent.set(night.currency, (nightlyRent.get(night.currency) ?? 0) + night.accommodation);
+      add('onTheBooks', { ...now, rent: nightlyRent }, availableNights(listings, holds, period));
       const yearEarlier = rangeLastYear({ startDate: today, endDate: today }).startDate;
       add(
         'lastYear',
@@ -234,16 +246,13 @@ const bookingPatternStats: ToolCase = {
       );
       for (const size of new Set(parties))
         figures[`guests.${size}`] = parties.filter((value) => value === size).length;
-      // Occupancy per weekday of the stay night: every accepted night in the period, every listing-night.
+      // Occupancy per weekday of the stay night: every accepted night in the period, every listing-night since
+      // the listing became active.
       const booked = new Array<number>(8).fill(0);
       const supply = new Array<number>(8).fill(0);
-      for (let day = dayNumber(period.startDate); day <= dayNumber(period.endDate); day += 1) {
-        const weekday = isoWeekday(addDays(period.startDate, day - dayNumber(period.startDate)));
-        supply[weekday] = (supply[weekday] ?? 0) + listings.length;
-      }
-      const countNights = (from: string, to: string, into: number[], sign: number) => {
-        const start = Math.max(dayNumber(from), dayNumber(period.startDate));
-        const end = Math.min(dayNumber(to), dayNumber(period.endDate) + 1);
+      const countNights = (from: string, to: string, into: number[], sign: number, within = period) => {
+        const start = Math.max(dayNumber(from), dayNumber(within.startDate));
+        const end = Math.min(dayNumber(to), dayNumber(within.endDate) + 1);
         for (let day = start; day < end; day += 1) {
           const weekday = isoWeekday(addDays(period.startDate, day - dayNumber(period.startDate)));
           into[weekday] = (into[weekday] ?? 0) + sign;
@@ -253,7 +262,13 @@ const bookingPatternStats: ToolCase = {
         if (reservation.status === 'accepted')
           countNights(reservation.start_date, reservation.end_date, booked, 1);
       }
-      for (const hold of holds) if (hold.kind === 'block') countNights(hold.start, hold.end, supply, -1);
+      const listingsById = new Map(listings.map((listing) => [listing.id, listing]));
+      for (const listing of listings) countNights(activeSince(listing), farFuture, supply, 1);
+      for (const hold of holds) {
+        const listing = listingsById.get(hold.listing_id);
+        if (hold.kind !== 'block' || listing === undefined) continue;
+        countNights(hold.start, hold.end, supply, -1, activePart(listing, period));
+      }
       for (let weekday = 1; weekday <= 7; weekday += 1) {
         const name = weekdayNames[weekday];
         figures[`occupancyByWeekday.${name}.bookedNights`] = booked[weekday] ?? 0;

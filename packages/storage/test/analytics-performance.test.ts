@@ -81,7 +81,7 @@ describe.each(testDatabaseKinds)('performance analytics on %s', (kind) => {
         grossOccupancy: 0.3468, // 43 / 124 = 0.34677
         nullReasons: {},
       });
-      expect(stats.meta.notes.join(' ')).toContain('there is no onboarding date');
+      expect(stats.meta.notes.join(' ')).toContain('from the day it became active');
       // Previous period: Jan 29 – Feb 28 (31 nights), no blocks; s4 31 nights + s1 Feb 27, 28 = 33.
       // Last year: March 2025; only s12, Mar 10–13 2025 = 4 nights.
       const [previous, lastYear] = stats.comparisons;

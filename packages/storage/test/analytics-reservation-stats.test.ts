@@ -49,10 +49,10 @@ describe.each(testDatabaseKinds)('reservation analytics on %s', (kind) => {
   describe('get_pace_stats', () => {
     it('reads the books as of today against the same time last year', async () => {
       const pace = await analytics.getPaceStats(owner, march);
-      // Accepted snapshots with March nights at the end of 03-16 (Berlin): s1 2 nights (44000 / 4 = 11000 a
-      // night: 22000), s2 3 (27000), s3 4 of 5 (55000 / 5 × 4 = 44000), s4 31 of 90 (5000 × 31 = 155000),
-      // s7 3 (62000 / 3 = 20666 r 2: 20667 + 20667 + 20666). s6 and s8 are cancelled by then, s9–s11 never
-      // accepted. Available: 4 × 31 − blocks (3 + 2 Berlin, 3 Boston, 31 cabin) = 85.
+      // Accepted snapshots with March nights at the end of 03-16 (Berlin): s1 2 nights, s2 3, s3 4 of 5, s4 31
+      // of 90, s7 3. s6 and s8 are cancelled by then, s9–s11 never accepted. Today's books take rent at the
+      // nightly rates: s1 12000 + 12000, s2 27000, s3 4 × 11000, s4 31 × 5000 = 250000 EUR; s7 62000 USD.
+      // Available: 4 × 31 − blocks (3 + 2 Berlin, 3 Boston, 31 cabin) = 85.
       expect(pace.onTheBooks).toEqual({
         period: { ...march, nights: 31 },
         asOf: '2026-03-16',
@@ -61,12 +61,13 @@ describe.each(testDatabaseKinds)('reservation analytics on %s', (kind) => {
         availableNights: 85,
         occupancy: 0.5059,
         rent: [
-          { currency: 'EUR', amount: 2480 },
+          { currency: 'EUR', amount: 2500 },
           { currency: 'USD', amount: 620 },
         ],
         nullReasons: {},
       });
-      // March 2025 as of 2025-03-16: s12 (4 nights, 38000); no blocks then: 124 available.
+      // March 2025 as of 2025-03-16: s12 (4 nights, 38000, spread evenly as past books are); no blocks then:
+      // 124 available.
       expect(pace.lastYear).toEqual({
         period: { startDate: '2025-03-01', endDate: '2025-03-31', nights: 31 },
         asOf: '2025-03-16',
@@ -79,7 +80,7 @@ describe.each(testDatabaseKinds)('reservation analytics on %s', (kind) => {
       });
       expect(pace.change.nights).toEqual({ absolute: 39, relative: 9.75, nullReasons: {} });
       expect(pace.change.rent).toEqual([
-        { currency: 'EUR', absolute: 2100, relative: 5.5263, nullReasons: {} },
+        { currency: 'EUR', absolute: 2120, relative: 5.5789, nullReasons: {} },
         { currency: 'USD', absolute: 620, relative: null, nullReasons: { relative: 'no_baseline' } },
       ]);
     });

@@ -208,8 +208,9 @@ export const metricDefinitions: readonly MetricDefinition[] = [
     id: 'available_nights',
     name: 'Calendar and available nights',
     formula:
-      'calendar nights = listings in scope × nights of the period. available nights = calendar nights − ' +
-      'blocked nights (owner, maintenance and manual blocks). Booked nights are inside available nights.',
+      'calendar nights = Σ over listings in scope of the period’s nights from the day the listing became ' +
+      'active. available nights = calendar nights − blocked nights (owner, maintenance and manual blocks). ' +
+      'Booked nights are inside available nights.',
     basis: 'calendar_date',
     statuses: [],
     numerator: null,
@@ -217,6 +218,8 @@ export const metricDefinitions: readonly MetricDefinition[] = [
     nullPolicy: noNulls,
     units: 'listing-nights',
     sourceNotes: [
+      'Active from the listing’s creation date in its own time zone, as market-data providers count a ' +
+        'listing onboarded mid-period.',
       'calendar_holds of kind block, by block_reason.',
       'Supply is not per channel: with a channel filter, available nights stay the whole calendar’s.',
     ],
@@ -361,6 +364,8 @@ export const metricDefinitions: readonly MetricDefinition[] = [
     units: 'nights; major units per currency',
     sourceNotes: [
       'reservation_changes: an append-only snapshot of every reservation change (dates, status, money).',
+      'Rent: the books as of today at the nightly rates, as in the revenue tools; earlier books (last year, ' +
+        'pickup) spread each stay’s rent evenly over its nights, as snapshots keep only stay totals.',
     ],
   },
   {
@@ -596,8 +601,9 @@ export const metricDefinitions: readonly MetricDefinition[] = [
     sourceNotes: [
       'One thread per reservation (inquiries included). A wait belongs to the period of the listing-local date ' +
         'of its first guest message.',
-      'Automated messages (message rules) do not answer a wait unless countAutomatedReplies is true; ' +
-        'automatedFirst counts the waits in which one went out before the host replied. System messages are ignored.',
+      'Automated messages (message rules) do not answer a wait unless countAutomatedReplies is true, and one ' +
+        'whose delivery failed never does; automatedFirst counts the waits in which one went out before the host ' +
+        'replied. System messages are ignored.',
       'Stage: inquiry when the guest wrote before the booking was confirmed (or it never was), else booked.',
       'Measured in absolute time, so replies across a daylight-saving change are not an hour off.',
     ],

@@ -61,7 +61,7 @@ const breakdownFiguresShape = {
     .number()
     .int()
     .describe('Listings counted (each once, even when in several of the scope’s groups).'),
-  calendarNights: z.number().int().describe('Listings × nights of the period.'),
+  calendarNights: z.number().int().describe('Nights of the period since each listing became active.'),
   availableNights: z.number().int().describe('Calendar nights minus blocked nights.'),
   bookedNights: z.number().int().describe('Nights of accepted stays in the period.'),
   occupancy: ratio('Booked / available nights.'),

@@ -46,7 +46,7 @@ export type BlockedNights = z.infer<typeof blockedNightsSchema>;
 export const occupancyFiguresSchema = z.object({
   listings: count('Listings in scope.'),
   calendarNights: count(
-    'Listings × nights of the period: every listing counts every night (there is no onboarding date).',
+    'Each listing’s nights of the period from the day it became active (its local creation date).',
   ),
   blockedNights: blockedNightsSchema,
   availableNights: count('Calendar nights minus blocked nights: what could be sold.'),

@@ -45,9 +45,11 @@ export const headlineKpisSchema = z.object({
     .object({ previousPeriod: periodSchema.optional(), samePeriodLastYear: periodSchema.optional() })
     .describe('The comparison periods used.'),
   bookedNights: kpi('Nights of accepted stays in the period (with a channel filter, that channel’s).'),
-  availableNights: kpi('Listings × nights minus owner, maintenance and manual blocks.'),
+  availableNights: kpi(
+    'Nights since each listing became active, minus owner, maintenance and manual blocks.',
+  ),
   occupancy: kpi('Adjusted occupancy: booked / available nights, 0–1.'),
-  grossOccupancy: kpi('Gross occupancy: booked / calendar nights (listings × nights), 0–1.'),
+  grossOccupancy: kpi('Gross occupancy: booked / calendar nights (blocks included), 0–1.'),
   checkIns: kpi('Accepted stays checking in during the period.'),
   averageLengthOfStay: kpi('Mean nights per stay checking in during the period (whole stays).'),
   averageLeadTimeDays: kpi('Mean days from booking to check-in, stays checking in during the period.'),

@@ -160,7 +160,7 @@ export type AdrStats = z.infer<typeof adrStatsSchema>;
 const revparFiguresSchema = z.object({
   currency: z.string(),
   listings: z.number().int().describe('Listings priced in this currency.'),
-  calendarNights: z.number().int().describe('Their listings × nights.'),
+  calendarNights: z.number().int().describe('Their nights since each listing became active.'),
   availableNights: z.number().int().describe('Their calendar nights minus blocked nights: the denominator.'),
   bookedNights: z.number().int().describe('Booked nights of stays in this currency.'),
   occupancy: ratio('Occupancy of these listings: booked / available nights.'),

@@ -35,13 +35,13 @@ export const onTheBooksSchema = z.object({
   reservations: count('Accepted reservations with at least one night in the period.'),
   nights: count('Their nights inside the period.'),
   availableNights: count(
-    'Listings × nights minus nights blocked on the calendar today (blocks have no history, so the same ' +
-      'blocks count for last year).',
+    'Nights since each listing became active minus nights blocked on the calendar today (blocks have no ' +
+      'history, so the same blocks count for last year).',
   ),
   occupancy: z.number().nullable().describe('nights / availableNights, 0–1, 4 decimals.'),
   rent: currencyAmountsSchema.describe(
-    'Rent (accommodation after discounts) of those nights per currency: each stay’s rent at that moment ' +
-      'spread evenly over its nights, spare cents on the earliest nights.',
+    'Rent (accommodation after discounts) of those nights per currency: as of today at the nightly rates (as ' +
+      'the revenue tools); earlier books spread each stay’s rent evenly over its nights.',
   ),
   nullReasons: nullReasonsSchema,
 });

@@ -47,8 +47,9 @@ money into March and one into April, so March and April add up to the whole stay
 
 ## Occupancy: adjusted and gross
 
-- **Available nights** are every listing's nights in the period minus nights blocked for owner stays,
-  maintenance or any other manual reason.
+- **Available nights** are every listing's nights in the period from the day it was added to Innkeep (a
+  listing added in March adds no nights to January), minus nights blocked for owner stays, maintenance or any
+  other manual reason.
 - **Occupancy** (the adjusted figure, and the default) = booked nights / available nights. An owner who stays
   for a week does not make the listing look emptier.
 - **Gross occupancy** = booked nights / all nights, blocks included. It is always given beside occupancy and
@@ -95,6 +96,7 @@ cuts is flagged \`partial\`.
   the period that got a review; the reply rate the share of reviews with a host response.
 - **Response time** is measured per wait: from a guest's message (after the host's last one) to the host's
   next message, in real elapsed time. The median is the headline; automated messages from message rules do
-  not count as answers unless you ask for it.
+  not count as answers unless you ask for it, and one whose delivery failed never counts: the guest never got
+  it.
 `,
 };

@@ -40,7 +40,8 @@ export async function rebuildGuestWaits(trx: Executor, accountId: string): Promi
 // A wait starts at a guest message whose previous guest-or-host message in the thread is not the guest's
 // (or that opens the thread); it is answered by the host's next message. Automated and system messages
 // neither start nor end a wait: the first automated message sent during it is kept apart, so a question can
-// choose to count it as the answer. Ties in sent_at are ordered by id, the same order on every rebuild.
+// choose to count it as the answer; one whose delivery failed never reached the guest, so it answers nothing.
+// Ties in sent_at are ordered by id, the same order on every rebuild.
 // Returns the inserted waits' bucketed columns when `returning` (a thread's few), nothing for a bulk rebuild.
 async function insertGuestWaits(
   trx: Executor,
@@ -75,6 +76,7 @@ async function insertGuestWaits(
       from messages a
       where a.reservation_id = w.reservation_id
         and a.sender = 'automation'
+        and a.delivery_status <> 'failed'
         and a.sent_at >= w.sent_at
         and (w.answered_at is null or a.sent_at < w.answered_at)
     ) automated

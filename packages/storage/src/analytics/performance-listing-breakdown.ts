@@ -4,7 +4,7 @@ import type {
   ListingBreakdown,
   listingBreakdownInputSchema,
 } from '@innkeep/domain/analytics';
-import { moneyPer, periodNights, ratioOf } from '@innkeep/domain/analytics';
+import { moneyPer, ratioOf } from '@innkeep/domain/analytics';
 import { type RawBuilder, sql } from 'kysely';
 import type { z } from 'zod';
 import type { Executor } from '../database.ts';
@@ -14,7 +14,7 @@ import { bookedNightsIn, currenciesIn, nth, reasonsFor, sumsOf } from './perform
 import { performanceMeta } from './performance-meta.ts';
 import { periodOf } from './performance-periods.ts';
 import { soldNightsByPeriod } from './performance-sold-nights.ts';
-import { currencySupplyOf, supplyByPeriod } from './performance-supply.ts';
+import { activeNights, currencySupplyOf, rangeNights, supplyByPeriod } from './performance-supply.ts';
 import { soldNightRows } from './sold-nights.ts';
 
 type BreakdownFilters = z.output<typeof listingBreakdownInputSchema>;
@@ -85,13 +85,14 @@ async function breakdownRows(
     db,
     sql<UnitCurrencyRow>`
     with scoped as (
-      select l.id, l.name, l.currency from listings l
+      select l.id, l.name, l.currency, ${nights} * ${activeNights('l')} as active from listings l
       where l.account_id = ${scope.accountId} and ${listingInScope(scope, 'l.id')}
     ),
     units as (${units}),
     blocked as (
-      select h.listing_id, sum(upper(h.nights * ${nights}) - lower(h.nights * ${nights})) as nights
+      select h.listing_id, sum(${rangeNights(sql`h.nights * s.active`)}) as nights
       from calendar_holds h
+      join scoped s on s.id = h.listing_id
       where h.account_id = ${scope.accountId} and h.kind = 'block' and h.nights && ${nights}
         and ${listingInScope(scope, 'h.listing_id')}
       group by h.listing_id
@@ -103,7 +104,7 @@ async function breakdownRows(
     ),
     unit_money as (
       select u.unit_id, u.unit_name, s.currency, count(*)::integer as listings,
-        (count(*) * ${periodNights(period)})::bigint as calendar_nights,
+        sum(${rangeNights(sql`s.active`)})::bigint as calendar_nights,
         coalesce(sum(b.nights), 0)::bigint as blocked_nights,
         coalesce(sum(so.nights), 0)::bigint as booked_nights,
         coalesce(sum(so.accommodation), 0)::bigint as accommodation,

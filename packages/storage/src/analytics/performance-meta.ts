@@ -38,8 +38,8 @@ export function performanceMeta(
   const notes: string[] = [];
   if (details.supply) {
     notes.push(
-      'Every listing in scope counts every night of the period (there is no onboarding date); owner, ' +
-        'maintenance and manual blocks are taken out to give available nights.',
+      'Each listing in scope counts the period’s nights from the day it became active (its creation date, ' +
+        'local time); owner, maintenance and manual blocks are taken out to give available nights.',
     );
   }
   if (scope.channel !== null) {

@@ -1,5 +1,5 @@
 import type { BlockedNights } from '@innkeep/domain/analytics';
-import { type AnalyticsPeriod, distinctPeriods, periodNights } from '@innkeep/domain/analytics';
+import { type AnalyticsPeriod, distinctPeriods } from '@innkeep/domain/analytics';
 import { type RawBuilder, sql } from 'kysely';
 import type { Executor } from '../database.ts';
 import { runAnalyticsStatement } from './analytics-query-settings.ts';
@@ -9,7 +9,7 @@ import { type AnalyticsScope, listingInScope } from './analytics-scope.ts';
 export interface CurrencySupply {
   readonly currency: string;
   readonly listings: number;
-  /** Listings × nights of the period: every listing counts every night (there is no onboarding date). */
+  /** Each listing's nights of the period from the day it became active ({@link activeNights}). */
   readonly calendarNights: number;
   readonly blocked: BlockedNights;
   /** Calendar nights minus blocked nights. */
@@ -26,8 +26,29 @@ export interface PeriodSupply {
 }
 
 /**
+ * The nights a listing `l` (a `listings` row) counts as supply: from the day it became active, its creation
+ * date in its own time zone, on. Market-data providers count a listing onboarded mid-period the same way; a
+ * daterange, to intersect with periods and blocks.
+ */
+export function activeNights(listing: string): RawBuilder<unknown> {
+  return sql`daterange(${activeSince(listing)}, null)`;
+}
+
+/** The first night a listing `l` (a `listings` row) counts as supply: its creation date in its time zone. */
+export function activeSince(listing: string): RawBuilder<string> {
+  const column = (name: string) => sql.ref(`${listing}.${name}`);
+  return sql<string>`(${column('created_at')} at time zone ${column('time_zone')})::date`;
+}
+
+/** The nights of a daterange (0 when it is empty). */
+export function rangeNights(range: RawBuilder<unknown>): RawBuilder<number> {
+  return sql<number>`coalesce(upper(${range}) - lower(${range}), 0)`;
+}
+
+/**
  * The supply of `scope` in each of `periods` (one result per period, in order), in one statement: listings
- * per currency, and the nights of their blocks (owner, maintenance, manual) clipped to each period. Supply is
+ * per currency, their nights in each period since they became active ({@link activeNights}), and the nights
+ * of their blocks (owner, maintenance, manual) clipped to the same. Supply is
  * by listing, so a channel filter does not change it. Blocks never overlap reservations (the calendar's
  * exclusion constraint), so booked nights always fit inside the available ones.
  */
@@ -44,6 +65,7 @@ export async function supplyByPeriod(
       period_index: number;
       currency: string;
       listings: number;
+      calendar_nights: number;
       owner: number;
       maintenance: number;
       manual: number;
@@ -52,17 +74,23 @@ export async function supplyByPeriod(
     -- Materialised, so the blocks find their listing's currency through one hash of the scope: inlined, the
     -- planner guesses a few hundred blocks and looks each one's listing up by its key (11,000 probes a year).
     scoped as materialized (
-      select l.id, l.currency from listings l
+      select l.id, l.currency, ${activeNights('l')} as active from listings l
       where l.account_id = ${scope.accountId} and ${listingInScope(scope, 'l.id')}
     ),
-    currencies as (select currency, count(*)::integer as listings from scoped group by currency),
+    currencies as (
+      select p.period_index, l.currency, count(*)::integer as listings,
+        sum(${rangeNights(sql`p.nights * l.active`)})::integer as calendar_nights
+      from periods p
+      cross join scoped l
+      group by p.period_index, l.currency
+    ),
     blocks as (
       select p.period_index, l.currency,
-        sum(upper(h.nights * p.nights) - lower(h.nights * p.nights))
+        sum(${rangeNights(sql`h.nights * p.nights * l.active`)})
           filter (where h.block_reason = 'owner')::integer as owner,
-        sum(upper(h.nights * p.nights) - lower(h.nights * p.nights))
+        sum(${rangeNights(sql`h.nights * p.nights * l.active`)})
           filter (where h.block_reason = 'maintenance')::integer as maintenance,
-        sum(upper(h.nights * p.nights) - lower(h.nights * p.nights))
+        sum(${rangeNights(sql`h.nights * p.nights * l.active`)})
           filter (where h.block_reason = 'manual')::integer as manual
       from periods p
       join calendar_holds h
@@ -70,22 +98,20 @@ export async function supplyByPeriod(
       join scoped l on l.id = h.listing_id
       group by p.period_index, l.currency
     )
-    select p.period_index, c.currency, c.listings, coalesce(b.owner, 0) as owner,
+    select c.period_index, c.currency, c.listings, c.calendar_nights, coalesce(b.owner, 0) as owner,
       coalesce(b.maintenance, 0) as maintenance, coalesce(b.manual, 0) as manual
-    from periods p
-    cross join currencies c
-    left join blocks b on b.period_index = p.period_index and b.currency = c.currency
-    order by p.period_index, c.currency`,
+    from currencies c
+    left join blocks b on b.period_index = c.period_index and b.currency = c.currency
+    order by c.period_index, c.currency`,
   );
 
-  return periods.map((period, index) => {
-    const nights = periodNights(period);
+  return periods.map((_, index) => {
     const distinctIndex = positions[index];
     const byCurrency = rows
       .filter((row) => row.period_index === distinctIndex)
       .map((row): CurrencySupply => {
         const blocked = blockedNights(row.owner, row.maintenance, row.manual);
-        const calendarNights = row.listings * nights;
+        const calendarNights = Number(row.calendar_nights);
         return {
           currency: row.currency,
           listings: row.listings,

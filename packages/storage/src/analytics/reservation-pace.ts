@@ -17,6 +17,7 @@ import type { z } from 'zod';
 import type { Executor } from '../database.ts';
 import { type AnalyticsScope, analyticsMeta, channelInScope, listingInScope } from './analytics-scope.ts';
 import { change } from './performance-calculations.ts';
+import { soldNightsByPeriod } from './performance-sold-nights.ts';
 import { supplyByPeriod } from './performance-supply.ts';
 import { accountToday } from './reservation-today.ts';
 
@@ -39,7 +40,9 @@ interface BooksTotals {
  * get_pace_stats: the books for the period at the end of `asOf` (account time zone), the same stay dates a
  * year earlier at the end of `asOf` − 1 year, and the pickup over each window before `asOf`. The books at a
  * moment are, for each reservation, its latest change-log snapshot by then (`reservation_changes`, with
- * `valid_until` marking when the next one replaced it) when that snapshot is accepted.
+ * `valid_until` marking when the next one replaced it) when that snapshot is accepted. The books as of today
+ * take their rent from the nightly rates, as the revenue tools do; earlier books only have the snapshots' stay
+ * totals, spread evenly over the nights.
  */
 export async function paceStats(
   db: Executor,
@@ -74,11 +77,12 @@ export async function paceStats(
   );
   const totals = await booksAt(db, scope, endOfDay, readings);
   const [current, lastYear] = totals as [BooksTotals, BooksTotals];
+  const currentBooks = asOf === today ? await atNightlyRates(db, scope, period, current) : current;
   const [supply, lastYearSupply] = await supplyByPeriod(db, scope, [period, lastYearPeriod]);
   const events = await pickupEvents(db, scope, endOfDay, period, asOf, windows);
 
-  const currencies = new Set([...current.rentMinor.keys(), ...lastYear.rentMinor.keys()]);
-  const onTheBooks = booksFigures(readings[0] as BooksReading, current, supply?.availableNights ?? 0);
+  const currencies = new Set([...currentBooks.rentMinor.keys(), ...lastYear.rentMinor.keys()]);
+  const onTheBooks = booksFigures(readings[0] as BooksReading, currentBooks, supply?.availableNights ?? 0);
   const lastYearBooks = booksFigures(
     readings[1] as BooksReading,
     lastYear,
@@ -120,10 +124,14 @@ export async function paceStats(
       notes: [
         `On the books as of the end of ${asOf} in the account’s time zone (${timeZone}); last year as of ` +
           `${lastYearBooks.asOf} for ${lastYearPeriod.startDate}–${lastYearPeriod.endDate}.`,
-        'Rent of a stay is spread evenly over its nights (largest remainder: the earliest nights take the ' +
-          'spare cents), then only the nights inside the period count.',
-        'Pickup: net is the books now − then; new and cancelled count reservations that went on or came off ' +
-          'the books in the window; date or price edits make up any difference.',
+        asOf === today
+          ? 'Rent on the books today is at the nightly rates, as in the revenue tools; past books (last year) ' +
+            'spread each stay’s rent evenly over its nights, as the change log keeps only stay totals.'
+          : 'Rent of past books spreads each stay’s rent evenly over its nights (the change log keeps only stay ' +
+            'totals), then only the nights inside the period count.',
+        'Pickup: net is the books now − then, rent evenly spread on both sides; new and cancelled count ' +
+          'reservations that went on or came off the books in the window; date or price edits make up any ' +
+          'difference.',
       ],
     }),
     onTheBooks,
@@ -146,7 +154,7 @@ export async function paceStats(
         return {
           currency,
           ...change(
-            [amount(current.rentMinor), 'no_booked_nights'],
+            [amount(currentBooks.rentMinor), 'no_booked_nights'],
             [amount(lastYear.rentMinor), 'no_baseline'],
             decimals,
           ),
@@ -155,6 +163,21 @@ export async function paceStats(
     },
     pickup,
   };
+}
+
+/**
+ * Today's books with their rent taken from the sold nights' nightly rates (the stay-night facts the revenue
+ * tools read), so both give the same rent for the same future period. Today's accepted snapshots are the
+ * reservations as they are now, so reservations and nights stay as the change log counts them.
+ */
+async function atNightlyRates(
+  db: Executor,
+  scope: AnalyticsScope,
+  period: AnalyticsPeriod,
+  books: BooksTotals,
+): Promise<BooksTotals> {
+  const [sold = []] = await soldNightsByPeriod(db, scope, [period]);
+  return { ...books, rentMinor: new Map(sold.map((sums) => [sums.currency, sums.accommodation])) };
 }
 
 /**

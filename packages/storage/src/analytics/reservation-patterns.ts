@@ -7,7 +7,6 @@ import type {
 import {
   type AnalyticsPeriod,
   leadTimeBuckets,
-  periodNights,
   ratioOf,
   stayLengthBuckets,
   weekdays,
@@ -16,6 +15,7 @@ import { sql } from 'kysely';
 import type { z } from 'zod';
 import type { Executor } from '../database.ts';
 import { type AnalyticsScope, analyticsMeta, channelInScope, listingInScope } from './analytics-scope.ts';
+import { activeSince } from './performance-supply.ts';
 import { summarize, toBuckets, toHistogram, toWeekdayCounts } from './reservation-histograms.ts';
 import { longestStayNights } from './reservation-stays.ts';
 
@@ -29,7 +29,8 @@ type CountKind =
   | 'nights'
   | 'guests'
   | 'booked_nights'
-  | 'blocked_nights';
+  | 'blocked_nights'
+  | 'calendar_nights';
 
 /**
  * get_booking_pattern_stats: how the period's check-in cohort (accepted stays checking in during it) was
@@ -54,8 +55,7 @@ export async function bookingPatternStats(
   // Every stay has a party size, so the party-size histogram counts the whole cohort.
   const checkIns = guests.reduce((sum, entry) => sum + entry.count, 0);
   const occupancyByWeekday = weekdayOccupancy(
-    scope,
-    period,
+    weekdayRows('calendar_nights'),
     weekdayRows('booked_nights'),
     weekdayRows('blocked_nights'),
   );
@@ -123,8 +123,9 @@ export async function bookingPatternStats(
  * - Two grouping sets in one pass: (check-in date, nights) and (check-in weekday, lead days, party size),
  *   some thousands of groups each. Every cohort histogram is a sum over one of them; booking weekday is the
  *   check-in weekday moved back by the lead time.
- * - Booked and blocked nights per ISO weekday of the night: each stay or block is clipped to the period, a
- *   run of nights starting on some weekday; runs are counted by (first weekday, length), and a run of n
+ * - Calendar, booked and blocked nights per ISO weekday of the night: each listing's nights since it became
+ *   active, stay or block is clipped to the period (and blocks to the listing's active nights), a run of
+ *   nights starting on some weekday; runs are counted by (first weekday, length), and a run of n
  *   nights holds n / 7 nights of every weekday plus one of each of the n mod 7 weekdays it starts with.
  *   Nights are never expanded one by one.
  *
@@ -145,7 +146,11 @@ async function bookingPatternCounts(
     and ${listingInScope(scope, 'r.listing_id')}
     and ${channelInScope(scope, 'r.channel')}`;
   const { rows } = await sql<{ kind: CountKind; value: number; count: number | string }>`
-    with stays as (
+    with active as (
+      select l.id, ${activeSince('l')} as since from listings l
+      where l.account_id = ${scope.accountId} and ${listingInScope(scope, 'l.id')}
+    ),
+    stays as (
       select r.start_date, r.nights, mod(r.start_date - ${monday}, 7) + 1 as check_in_weekday,
         r.start_date - r.booked_on as lead_days, r.adults + r.children as guests
       from reservations r
@@ -174,13 +179,20 @@ async function bookingPatternCounts(
       from groups
       where by_stay
       union all
-      select 'blocked_nights', greatest(lower(h.nights), ${periodStart}),
-        least(upper(h.nights), ${periodEnd}) - greatest(lower(h.nights), ${periodStart}), 1
+      select 'blocked_nights', greatest(lower(h.nights), ${periodStart}, a.since),
+        least(upper(h.nights), ${periodEnd}) - greatest(lower(h.nights), ${periodStart}, a.since), 1
       from calendar_holds h
+      join active a on a.id = h.listing_id
       where h.account_id = ${scope.accountId}
         and h.kind = 'block'
         and h.nights && daterange(${periodStart}, ${periodEnd})
+        and upper(h.nights) > a.since
         and ${listingInScope(scope, 'h.listing_id')}
+      union all
+      select 'calendar_nights', greatest(a.since, ${periodStart}),
+        ${periodEnd} - greatest(a.since, ${periodStart}), 1
+      from active a
+      where a.since < ${periodEnd}
     ),
     run_lengths as (
       select kind, mod(first_night - ${monday}, 7) + 1 as first_weekday, nights, sum(stays) as runs
@@ -206,25 +218,20 @@ async function bookingPatternCounts(
   return rows.map((row) => ({ kind: row.kind, value: Number(row.value), count: Number(row.count) }));
 }
 
-/** Booked and available nights per weekday: supply is listings × that weekday's dates minus blocked ones. */
+/**
+ * Booked and available nights per weekday: supply is each listing's nights on that weekday since it became
+ * active, minus the blocked ones.
+ */
 function weekdayOccupancy(
-  scope: AnalyticsScope,
-  period: AnalyticsPeriod,
+  calendar: readonly { isoWeekday: number; count: number }[],
   booked: readonly { isoWeekday: number; count: number }[],
   blocked: readonly { isoWeekday: number; count: number }[],
 ): BookingPatternStats['occupancyByWeekday'] {
+  const onWeekday = (rows: readonly { isoWeekday: number; count: number }[], isoWeekday: number) =>
+    rows.find((row) => row.isoWeekday === isoWeekday)?.count ?? 0;
   return weekdays.map((weekday, index) => {
-    const bookedNights = booked.find((row) => row.isoWeekday === index + 1)?.count ?? 0;
-    const blockedNights = blocked.find((row) => row.isoWeekday === index + 1)?.count ?? 0;
-    const availableNights = scope.listingCount * datesOnWeekday(period, index + 1) - blockedNights;
+    const bookedNights = onWeekday(booked, index + 1);
+    const availableNights = onWeekday(calendar, index + 1) - onWeekday(blocked, index + 1);
     return { weekday, bookedNights, availableNights, occupancy: ratioOf(bookedNights, availableNights) };
   });
-}
-
-/** How many dates of the period fall on ISO weekday `isoWeekday` (1 = Monday). */
-function datesOnWeekday(period: AnalyticsPeriod, isoWeekday: number): number {
-  const nights = periodNights(period);
-  const firstIso = ((dayOfWeek(period.startDate) + 6) % 7) + 1;
-  const offset = (isoWeekday - firstIso + 7) % 7;
-  return offset >= nights ? 0 : Math.floor((nights - 1 - offset) / 7) + 1;
 }

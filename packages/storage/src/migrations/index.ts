@@ -21,6 +21,7 @@ import * as holdsByAccountNights from './2026_11_27_0019_holds_by_account_nights
 import * as webhookEvents from './2026_11_27_0020_webhook_events.ts';
 import * as webhookDeliveries from './2026_11_27_0021_webhook_deliveries.ts';
 import * as webhookSecretRotation from './2026_11_27_0022_webhook_secret_rotation.ts';
+import * as failedAutomatedReplies from './2026_11_27_0023_failed_automated_replies.ts';
 
 /**
  * The domain's migrations by name. Names sort in the order they run; other packages (auth) contribute
@@ -49,4 +50,5 @@ export const domainMigrations: Readonly<Record<string, Migration>> = {
   '2026_11_27_0020_webhook_events': webhookEvents,
   '2026_11_27_0021_webhook_deliveries': webhookDeliveries,
   '2026_11_27_0022_webhook_secret_rotation': webhookSecretRotation,
+  '2026_11_27_0023_failed_automated_replies': failedAutomatedReplies,
 };

@@ -251,13 +251,16 @@ export interface AnalyticsFixture {
 export async function buildAnalyticsFixture(db: Kysely<Database>): Promise<AnalyticsFixture> {
   const account = await createTestAccount(db, { timeZone: 'Europe/Berlin', currency: 'EUR' });
   const { accountId } = account;
-  const euro = { currency: 'EUR', time_zone: 'Europe/Berlin', city: 'Berlin', country_code: 'DE' };
+  // Every listing became active before the fixture's first stay, so all their nights are supply.
+  const active = { created_at: '2024-01-01T00:00:00Z' };
+  const euro = { currency: 'EUR', time_zone: 'Europe/Berlin', city: 'Berlin', country_code: 'DE', ...active };
   const berlin = await createTestListing(db, accountId, {
     ...euro,
     name: 'Berlin Loft',
     base_price_minor: 10_000,
   });
   const lisbon = await createTestListing(db, accountId, {
+    ...active,
     currency: 'EUR',
     time_zone: 'Europe/Lisbon',
     city: 'Lisbon',
@@ -265,7 +268,11 @@ export async function buildAnalyticsFixture(db: Kysely<Database>): Promise<Analy
     name: 'Lisbon Flat',
     base_price_minor: 6_000,
   });
-  const boston = await createTestListing(db, accountId, { name: 'Boston House', base_price_minor: 20_000 });
+  const boston = await createTestListing(db, accountId, {
+    ...active,
+    name: 'Boston House',
+    base_price_minor: 20_000,
+  });
   const cabin = await createTestListing(db, accountId, {
     ...euro,
     name: 'Owner Cabin',

@@ -95,6 +95,8 @@ export async function buildRandomPortfolio(
       name: `Random ${index}`,
       currency,
       time_zone: random.pick(['Europe/Berlin', 'America/New_York', 'Asia/Tokyo']),
+      // Active long before the portfolio's first night, so every night of the range is supply.
+      created_at: '2020-01-01T00:00:00Z',
     });
     listings.push({ id, currency });
     const unit = currency === 'JPY' ? 1 : 100;
