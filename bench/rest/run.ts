@@ -1,8 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { type Measurement, measureUnderLoad } from '../support/load-measurement.ts';
+import { summarizeCpuProfile } from './cpu-profile-summary.ts';
 
 // The /api benchmark: one Innkeep instance on PostgreSQL (a fresh database with the demo account, settled
 // with VACUUM ANALYZE) against a bare Fastify route returning a small JSON object, started in the same run.
@@ -13,10 +16,14 @@ import { type Measurement, measureUnderLoad } from '../support/load-measurement.
 //   npm run bench:rest           (PostgreSQL on 127.0.0.1:5432; BENCH_DATABASE_SERVER to use another)
 //   BENCH_SECONDS=5              seconds per case (default 10), after 2 s of warm-up
 //   BENCH_TARGETS=getListing     only the cases whose name contains one of these (comma-separated)
+//   BENCH_ROUNDS=3               run the cases that many times in turn and print the medians too: on a
+//                                shared machine the load drifts from one case to the next
 //   BENCH_CPU_PROF=/tmp/prof     write a V8 CPU profile of the Innkeep server there (open in DevTools)
+//                                and print its functions and files of most self time while requests ran
 
 const databaseServer = process.env.BENCH_DATABASE_SERVER ?? 'postgres://postgres@127.0.0.1:5432/test';
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const roundCount = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
 const connections = 50;
 const targetFilter = process.env.BENCH_TARGETS?.split(',').filter((part) => part !== '');
 const cpuProfileDir = process.env.BENCH_CPU_PROF;
@@ -82,21 +89,26 @@ try {
   const windowStart = new Date().toISOString().slice(0, 10);
   const windowEnd = addDays(windowStart, reservationWindowDays - 1);
 
-  const results: Measurement[] = [];
-  for (const target of [
-    { name: bareName, server: bare, path: `/api/getListing/${listingId}`, headers },
-    { name: getListingName, server: innkeep, path: `/api/getListing/${listingId}`, headers },
-    {
-      name: getReservationsName,
-      server: innkeep,
-      path: `/api/getReservations/${listingId}/${windowStart}/${windowEnd}`,
-      headers,
-    },
-  ] satisfies Case[]) {
-    if (targetFilter !== undefined && !targetFilter.some((part) => target.name.includes(part))) continue;
-    results.push(await measure(target));
+  const targets = (
+    [
+      { name: bareName, server: bare, path: `/api/getListing/${listingId}`, headers },
+      { name: getListingName, server: innkeep, path: `/api/getListing/${listingId}`, headers },
+      {
+        name: getReservationsName,
+        server: innkeep,
+        path: `/api/getReservations/${listingId}/${windowStart}/${windowEnd}`,
+        headers,
+      },
+    ] satisfies Case[]
+  ).filter((target) => targetFilter === undefined || targetFilter.some((part) => target.name.includes(part)));
+  const rounds: Measurement[][] = [];
+  for (let round = 0; round < roundCount; round += 1) {
+    const results: Measurement[] = [];
+    for (const target of targets) results.push(await measure(target));
+    report(results, roundCount === 1 ? '' : ` (round ${round + 1} of ${roundCount})`);
+    rounds.push(results);
   }
-  report(results);
+  if (roundCount > 1) reportMedians(rounds);
 } finally {
   // Servers shut down on SIGTERM (and write their CPU profiles) before their database goes.
   await Promise.all(
@@ -112,6 +124,7 @@ try {
   );
   await admin(`drop database if exists ${databaseName} with (force)`);
 }
+if (cpuProfileDir !== undefined) reportProfile(cpuProfileDir);
 
 async function measure(target: Case): Promise<Measurement> {
   return measureUnderLoad(
@@ -127,9 +140,11 @@ async function measure(target: Case): Promise<Measurement> {
   );
 }
 
-function report(results: Measurement[]): void {
+function report(results: Measurement[], title: string): void {
   const find = (name: string) => results.find((result) => result.name === name);
-  console.log(`\n/api benchmark: ${connections} connections, ${seconds} s per case, loopback, PostgreSQL\n`);
+  console.log(
+    `\n/api benchmark${title}: ${connections} connections, ${seconds} s per case, loopback, PostgreSQL\n`,
+  );
   console.log(
     'case                              req/s     p50 ms   p99 ms   errors   server µs/req   db µs/req',
   );
@@ -148,6 +163,61 @@ function report(results: Measurement[]): void {
   console.log(`  getListing p99:                ${listing?.p99 ?? Number.NaN} ms   [< 20 ms]`);
   console.log(`  getReservations vs bare limit: ${percentOfBare(reservations)} %`);
   console.log(`  getReservations p99:           ${reservations?.p99 ?? Number.NaN} ms`);
+}
+
+/** Prints, per case, the median over the rounds, and the median of each round's ratio to the bare route. */
+function reportMedians(rounds: Measurement[][]): void {
+  const median = (values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    const middle = Math.floor(sorted.length / 2);
+    return sorted.length % 2 === 1
+      ? (sorted[middle] ?? Number.NaN)
+      : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+  };
+  const of = (round: Measurement[], name: string) => round.find((result) => result.name === name);
+  console.log(`\nmedians of ${rounds.length} rounds`);
+  for (const name of [bareName, getListingName, getReservationsName]) {
+    const measured = rounds.map((round) => of(round, name)).filter((result) => result !== undefined);
+    if (measured.length === 0) continue;
+    console.log(
+      `  ${name.padEnd(32)} ${median(measured.map((r) => r.requestsPerSecond))
+        .toFixed(0)
+        .padStart(
+          7,
+        )} req/s   p99 ${median(measured.map((r) => r.p99))} ms   server ${median(measured.map((r) => r.serverCpuUs)).toFixed(0)} µs/req`,
+    );
+    if (name === bareName) continue;
+    const ratios = rounds.map(
+      (round) =>
+        ((of(round, name)?.requestsPerSecond ?? Number.NaN) /
+          (of(round, bareName)?.requestsPerSecond ?? Number.NaN)) *
+        100,
+    );
+    console.log(
+      `  ${''.padEnd(32)} vs bare limit: median ${median(ratios).toFixed(1)} % (rounds: ${ratios.map((ratio) => ratio.toFixed(1)).join(', ')})`,
+    );
+  }
+}
+
+/** Prints where the newest profile in `dir` (the Innkeep server's, written as it stopped) spent its time. */
+function reportProfile(dir: string): void {
+  const newest = readdirSync(dir)
+    .filter((name) => name.endsWith('.cpuprofile'))
+    .map((name) => join(dir, name))
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
+  if (newest === undefined) return;
+  const summary = summarizeCpuProfile(newest, 25);
+  const lines = (title: string, rows: typeof summary.byFile) => {
+    console.log(`\n${title}`);
+    for (const row of rows) {
+      console.log(
+        `${row.percent.toFixed(1).padStart(6)} %  ${row.milliseconds.toFixed(0).padStart(7)} ms  ${row.name}`,
+      );
+    }
+  };
+  console.log(`\nCPU profile ${newest}: ${summary.busyMilliseconds.toFixed(0)} ms busy while requests ran`);
+  lines('self time by file (share of busy time)', summary.byFile.slice(0, 15));
+  lines('self time by function', summary.byFunction);
 }
 
 /** `date` (YYYY-MM-DD) plus `days`. */

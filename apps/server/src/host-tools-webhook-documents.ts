@@ -1,12 +1,12 @@
 import {
   type Actor,
+  type Clock,
   DomainError,
   type InnkeepDomain,
-  type Message,
   notFound,
-  pageLimits,
   webhookEventDataSchemas,
 } from '@innkeep/domain';
+import { getReservationWithMessagesOperation, type OperationContext } from '@innkeep/operations';
 import { type HostToolsReservationDetail, toHostToolsReservationDetail } from '@innkeep/rest';
 import type { HostToolsBodyReader, HostToolsWebhookBody } from '@innkeep/webhook-delivery';
 
@@ -14,6 +14,7 @@ import type { HostToolsBodyReader, HostToolsWebhookBody } from '@innkeep/webhook
 export interface HostToolsWebhookDocumentsOptions {
   /** Where the documents are read, as any request of the account would read them. */
   readonly domain: InnkeepDomain;
+  readonly clock: Clock;
 }
 
 /**
@@ -24,7 +25,7 @@ export interface HostToolsWebhookDocumentsOptions {
  * `reservationID`. Rejects with `not_found` when the record is gone.
  */
 export function hostToolsWebhookDocuments(options: HostToolsWebhookDocumentsOptions): HostToolsBodyReader {
-  const { domain } = options;
+  const { domain, clock } = options;
   return async (delivery): Promise<HostToolsWebhookBody> => {
     const actor = documentReader(delivery.accountId);
     switch (delivery.event) {
@@ -32,11 +33,14 @@ export function hostToolsWebhookDocuments(options: HostToolsWebhookDocumentsOpti
       case 'reservation.updated':
       case 'reservation.cancelled': {
         const { reservationId } = webhookEventDataSchemas[delivery.event].parse(delivery.data);
-        return { type: 'reservation', document: await reservationDocument(domain, actor, reservationId) };
+        return {
+          type: 'reservation',
+          document: await reservationDocument({ actor, domain, clock }, reservationId),
+        };
       }
       case 'message.created': {
         const { reservationId, messageId } = webhookEventDataSchemas[delivery.event].parse(delivery.data);
-        const { posts } = await reservationDocument(domain, actor, reservationId);
+        const { posts } = await reservationDocument({ actor, domain, clock }, reservationId);
         const post = posts.find((candidate) => candidate._id === messageId);
         if (post === undefined) throw notFound('message', messageId);
         return { type: 'message', document: { ...post, reservationID: reservationId } };
@@ -55,23 +59,11 @@ function documentReader(accountId: string): Actor {
   return { accountId, userId: null, role: 'viewer', via: 'system', clientId: null };
 }
 
-/**
- * The reservation with its money lines and whole conversation, mapped as getReservation maps it: the
- * reservation, then every page of its thread, oldest first (what its operation reads).
- */
+/** The reservation with its money lines and whole conversation, as getReservation reads and maps it. */
 async function reservationDocument(
-  domain: InnkeepDomain,
-  actor: Actor,
+  context: OperationContext,
   reservationId: string,
 ): Promise<HostToolsReservationDetail> {
-  const reservation = await domain.reservations.get(actor, reservationId);
-  const messages: Message[] = [];
-  let cursor: string | undefined;
-  for (;;) {
-    const thread = await domain.messages.getThread(actor, { reservationId, limit: pageLimits.max, cursor });
-    messages.push(...thread.messages.items);
-    if (!thread.messages.hasMore || thread.messages.nextCursor === null) break;
-    cursor = thread.messages.nextCursor;
-  }
-  return toHostToolsReservationDetail(reservation, messages, actor.accountId);
+  const reservation = await getReservationWithMessagesOperation.run({ reservationId }, context);
+  return toHostToolsReservationDetail(reservation, reservation.messages, context.actor.accountId);
 }

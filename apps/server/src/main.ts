@@ -55,6 +55,7 @@ await startService({
         log: app.log,
         hostToolsBody: hostToolsWebhookDocuments({
           domain: createPostgresDomain({ db: database.db, clock: systemClock }),
+          clock: systemClock,
         }),
         allowPrivate: config.webhookAllowPrivate,
         onRun: (run) => metrics?.recordJobRun({ job: 'webhooks', ...run }),

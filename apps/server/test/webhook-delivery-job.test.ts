@@ -126,6 +126,7 @@ describe('the webhook delivery job', () => {
       log: { info: () => {}, error: (details) => failures.push(details) },
       hostToolsBody: hostToolsWebhookDocuments({
         domain: createPostgresDomain({ db: database.db, clock: systemClock }),
+        clock: systemClock,
       }),
       allowPrivate: true,
       intervalMs: 50,
@@ -240,6 +241,7 @@ describe('the webhook delivery job', () => {
     const logged: { details: object; message: string }[] = [];
     const read = hostToolsWebhookDocuments({
       domain: createPostgresDomain({ db: other.db, clock: systemClock }),
+      clock: systemClock,
     });
     const failing = startWebhookDeliveryJob({
       db: other.db,

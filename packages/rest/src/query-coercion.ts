@@ -13,14 +13,27 @@ export function coerceQuery(
   schema: z.ZodObject,
   query: Readonly<Record<string, string | string[] | undefined>>,
 ): Record<string, unknown> {
-  const coerced: Record<string, unknown> = {};
-  for (const [name, raw] of Object.entries(query)) {
-    if (raw === undefined) continue;
-    const field = schema.shape[name];
-    const type = field === undefined ? 'string' : valueType(field as z.ZodType);
-    coerced[name] = coerceValue(type, raw);
-  }
-  return coerced;
+  return queryCoercion(schema)(query);
+}
+
+/**
+ * {@link coerceQuery} for one schema, with the type of each of its fields read once: a route builds it when
+ * it is registered rather than walking the schema's wrappers on every request.
+ */
+export function queryCoercion(
+  schema: z.ZodObject,
+): (query: Readonly<Record<string, string | string[] | undefined>>) => Record<string, unknown> {
+  const fieldTypes = new Map<string, QueryValueType>(
+    Object.entries(schema.shape).map(([name, field]) => [name, valueType(field as z.ZodType)]),
+  );
+  return (query) => {
+    const coerced: Record<string, unknown> = {};
+    for (const [name, raw] of Object.entries(query)) {
+      if (raw === undefined) continue;
+      coerced[name] = coerceValue(fieldTypes.get(name) ?? 'string', raw);
+    }
+    return coerced;
+  };
 }
 
 function coerceValue(type: QueryValueType, raw: string | string[]): unknown {

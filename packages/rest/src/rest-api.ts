@@ -17,7 +17,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import { runIdempotentWrite } from './idempotent-write.ts';
 import { openApiDocs } from './openapi/openapi-docs.ts';
-import { coerceQuery } from './query-coercion.ts';
+import { queryCoercion } from './query-coercion.ts';
 import { sendRestError, sendRestFailure } from './rest-errors.ts';
 import { asksForPage, restInputSchema, runPaged } from './rest-paging.ts';
 import type { RestRoute } from './route-definition.ts';
@@ -107,7 +107,9 @@ async function routesScope(api: FastifyInstance, options: RestApiOptions): Promi
   );
 
   for (const route of options.routes) {
+    // Built once per route, not per request.
     const inputSchema = restInputSchema(route);
+    const coerceQuery = queryCoercion(route.inputSchema);
     api.route({
       method: route.method,
       url: route.path,
@@ -133,7 +135,7 @@ async function routesScope(api: FastifyInstance, options: RestApiOptions): Promi
           clientId: caller.clientId,
         };
         const params = (request.params ?? {}) as Record<string, string>;
-        const query = coerceQuery(route.inputSchema, (request.query ?? {}) as Record<string, string>);
+        const query = coerceQuery((request.query ?? {}) as Record<string, string>);
         const body = request.body ?? {};
         const input = parseInput(inputSchema, route.input({ params, query, body }));
         const context = { actor, domain: options.domain, clock: options.clock };
@@ -143,20 +145,19 @@ async function routesScope(api: FastifyInstance, options: RestApiOptions): Promi
           input,
           paged: asksForPage(query),
         };
-        const produce = async () => ({
-          status: route.successStatus,
-          body: route.answer(await runPaged(route, input, query, context), answerContext),
-        });
         if (route.access === 'read') {
-          const answer = await produce();
-          return reply.code(answer.status).send(answer.body);
+          const output = await runPaged(route, input, query, context);
+          return reply.code(route.successStatus).send(route.answer(output, answerContext));
         }
         const result = await runIdempotentWrite(
           options.domain.idempotency,
           actor,
           request.headers['idempotency-key'],
           { method: route.method, route: route.path, params, body },
-          produce,
+          async () => ({
+            status: route.successStatus,
+            body: route.answer(await runPaged(route, input, query, context), answerContext),
+          }),
         );
         if (result.replayed) reply.header('idempotent-replayed', 'true');
         return reply.code(result.status).send(result.body);

@@ -102,14 +102,23 @@ export function nightsOf(startDate: LocalDate, endDate: LocalDate): LocalDate[] 
   return nights;
 }
 
+// Building an Intl.DateTimeFormat costs far more than formatting with one, and reads call this per row: one
+// formatter per time zone is kept (an account has a handful; the IANA list bounds it at a few hundred).
+const localDateFormats = new Map<string, Intl.DateTimeFormat>();
+
 /** The local calendar date of `instant` in `timeZone`. */
 export function localDateIn(timeZone: string, instant: Date): LocalDate {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).formatToParts(instant);
+  let format = localDateFormats.get(timeZone);
+  if (format === undefined) {
+    format = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    });
+    localDateFormats.set(timeZone, format);
+  }
+  const parts = format.formatToParts(instant);
   const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
   return `${part('year')}-${part('month')}-${part('day')}`;
 }
