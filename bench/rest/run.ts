@@ -1,10 +1,15 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { type Measurement, measureUnderLoad } from '../support/load-measurement.ts';
+import {
+  admin,
+  runNode,
+  type StartedServer,
+  startServer,
+  stopServer,
+  withDatabase,
+} from '../support/processes.ts';
 import { summarizeCpuProfile } from './cpu-profile-summary.ts';
 
 // The /api benchmark: one Innkeep instance on PostgreSQL (a fresh database with the demo account, settled
@@ -29,17 +34,11 @@ const targetFilter = process.env.BENCH_TARGETS?.split(',').filter((part) => part
 const cpuProfileDir = process.env.BENCH_CPU_PROF;
 // The days of the getReservations window (both ends included), as a month-view sync asks for them.
 const reservationWindowDays = 31;
-const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const demoOwnerEmail = 'demo@innkeep.test';
-
-interface Server {
-  readonly url: string;
-  readonly pid: number | undefined;
-}
 
 interface Case {
   readonly name: string;
-  readonly server: Server;
+  readonly server: StartedServer;
   readonly path: string;
   readonly headers: Record<string, string>;
 }
@@ -50,10 +49,17 @@ const getReservationsName = `innkeep getReservations ${reservationWindowDays} d`
 
 const databaseName = `innkeep_bench_rest_${process.pid}`;
 const databaseUrl = withDatabase(databaseServer, databaseName);
-const children: ChildProcess[] = [];
+const servers: StartedServer[] = [];
+
+/** Starts a server process and keeps it, to stop it at the end. */
+async function start(name: string, args: string[], env: NodeJS.ProcessEnv): Promise<StartedServer> {
+  const server = await startServer(name, args, env);
+  servers.push(server);
+  return server;
+}
 
 try {
-  await admin(`create database ${databaseName}`);
+  await admin(databaseServer, `create database ${databaseName}`);
   const env = {
     ...process.env,
     DATABASE_URL: databaseUrl,
@@ -64,14 +70,14 @@ try {
     LOG_LEVEL: 'warn',
   };
   // The CLI migrates and seeds the demo account; the server then finds it ready.
-  await run(['apps/server/src/cli.ts', 'seed-demo'], env);
+  await runNode(['apps/server/src/cli.ts', 'seed-demo'], env);
   const authToken = /authToken: (\S+)/.exec(
-    await run(['apps/server/src/cli.ts', 'new-auth-token', '--email', demoOwnerEmail], env),
+    await runNode(['apps/server/src/cli.ts', 'new-auth-token', '--email', demoOwnerEmail], env),
   )?.[1];
   if (authToken === undefined) throw new Error('new-auth-token printed no authToken');
   // Settle the seeded database first: otherwise autovacuum works through the seed's dead rows during the
   // first cases, on the same cores, and its CPU counts as the database's.
-  await admin('vacuum analyze', databaseUrl);
+  await admin(databaseUrl, 'vacuum analyze');
   const profile = cpuProfileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`];
   const innkeep = await start('innkeep', [...profile, 'apps/server/src/main.ts'], {
     ...env,
@@ -111,18 +117,8 @@ try {
   if (roundCount > 1) reportMedians(rounds);
 } finally {
   // Servers shut down on SIGTERM (and write their CPU profiles) before their database goes.
-  await Promise.all(
-    children.map(
-      (child) =>
-        new Promise((resolve) => {
-          if (child.exitCode !== null || child.signalCode !== null) return resolve(undefined);
-          child.once('exit', resolve);
-          setTimeout(resolve, 10_000).unref();
-          child.kill('SIGTERM');
-        }),
-    ),
-  );
-  await admin(`drop database if exists ${databaseName} with (force)`);
+  await Promise.all(servers.map((server) => stopServer(server.child)));
+  await admin(databaseServer, `drop database if exists ${databaseName} with (force)`);
 }
 if (cpuProfileDir !== undefined) reportProfile(cpuProfileDir);
 
@@ -225,58 +221,6 @@ function addDays(date: string, days: number): string {
   const day = new Date(`${date}T00:00:00Z`);
   day.setUTCDate(day.getUTCDate() + days);
   return day.toISOString().slice(0, 10);
-}
-
-function withDatabase(url: string, name: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${name}`;
-  return parsed.toString();
-}
-
-async function admin(statement: string, url = databaseServer): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
-/** Runs `node …args` to the end and resolves with what it printed. */
-function run(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('node', args, { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'inherit'] });
-    let output = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.on('exit', (code) =>
-      code === 0 ? resolve(output) : reject(new Error(`${args.join(' ')} exited with ${code}`)),
-    );
-  });
-}
-
-/** Starts a server process and resolves with its base URL and pid once it prints where it listens. */
-function start(name: string, args: string[], env: NodeJS.ProcessEnv): Promise<Server> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('node', args, { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'inherit'] });
-    children.push(child);
-    let output = '';
-    const timer = setTimeout(
-      () => reject(new Error(`${name} did not start within 60 s:\n${output}`)),
-      60_000,
-    );
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening (http:\/\/\S+)|running at (http:\/\/\S+)/.exec(output);
-      if (match !== null) {
-        clearTimeout(timer);
-        resolve({ url: (match[1] ?? match[2] ?? '').replace(/\/$/, ''), pid: child.pid });
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`${name} exited with ${code}:\n${output}`)));
-  });
 }
 
 async function firstListingId(baseUrl: string, headers: Record<string, string>): Promise<string> {

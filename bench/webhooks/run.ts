@@ -1,8 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { allDeliveredOnce, checkArrivals, collectArrivals } from './arrival-check.ts';
-import { recordedDeliveries } from './delivery-timeline.ts';
-import { sampleWebhookJob } from './job-sampler.ts';
 import {
   admin,
   cpuMilliseconds,
@@ -13,7 +10,10 @@ import {
   startServer,
   stopServer,
   withDatabase,
-} from './processes.ts';
+} from '../support/processes.ts';
+import { allDeliveredOnce, checkArrivals, collectArrivals } from './arrival-check.ts';
+import { recordedDeliveries } from './delivery-timeline.ts';
+import { sampleWebhookJob } from './job-sampler.ts';
 import { startReceiver } from './receiver.ts';
 import { printBacklogReport, printCeilingAndTargets, printStreamingReport } from './report.ts';
 import { addDays, plannedStays, writeReservations } from './reservation-writes.ts';

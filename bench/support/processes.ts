@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 
-// The same process and database plumbing as bench/rest/run.ts, where it is private to that script.
+// The process and database plumbing the benchmarks share: a database of their own, the CLI, server processes.
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 // USER_HZ, the unit of CPU times in /proc: 100 on every Linux the benchmarks run on.
