@@ -1,6 +1,12 @@
-import { getReservationsOperation, getUserOperation, updateListingOperation } from '@innkeep/operations';
+import {
+  defineOperation,
+  getReservationsOperation,
+  getUserOperation,
+  updateListingOperation,
+} from '@innkeep/operations';
 import { testDatabaseKinds } from '@innkeep/storage/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { defineRoute } from '../src/route-definition.ts';
 import {
   authTokenOf,
@@ -14,9 +20,31 @@ import {
   startRestApp,
 } from './support/rest-world.ts';
 
+/** What a driver says when a statement fails: SQL and a stack that must never reach a caller. */
+const driverFailure = Object.assign(
+  new Error('relation "listings" does not exist: select secret_column from listings where id = $1'),
+  { code: '42P01' },
+);
+
 // Three routes of the shapes every REST route has (a read, a write, a whole-unless-asked list), declared
-// here so that the plugin's behaviour is tested apart from the catalogue.
+// here so that the plugin's behaviour is tested apart from the catalogue; and one whose storage fails.
 const routes = [
+  defineRoute({
+    operation: defineOperation({
+      id: 'failing_read',
+      scopes: ['listings:read'],
+      access: 'read',
+      input: z.object({}),
+      output: z.object({}),
+      run: async () => {
+        throw driverFailure;
+      },
+    }),
+    method: 'GET',
+    path: '/failingRead',
+    summary: 'Fails in storage.',
+    tag: 'T',
+  }),
   defineRoute({
     operation: getUserOperation,
     method: 'GET',
@@ -156,6 +184,23 @@ describe.each(testDatabaseKinds)('the REST API plugin on %s', (kind) => {
     });
     expect(huge.status).toBe(413);
     expect(huge.body).toMatchObject({ code: 'invalid_argument' });
+  });
+
+  it('answers a storage failure with 500 internal and a reference, never its SQL, code or stack', async () => {
+    const failed = await callApi(running, 'GET', '/failingRead', { headers: { authToken: ownerToken } });
+    expect(failed.status).toBe(500);
+    expect(failed.body).toEqual({
+      code: 'internal',
+      message: expect.any(String),
+      details: { reference: expect.any(String) },
+    });
+    const text = JSON.stringify(failed.body);
+    for (const leak of ['select', 'secret_column', 'relation', '42P01', 'at ', '.ts']) {
+      expect(text).not.toContain(leak);
+    }
+    const reference = (failed.body as { details: { reference: string } }).details.reference;
+    expect(world.reported).toEqual([{ reference, cause: driverFailure }]);
+    world.reported.length = 0;
   });
 
   it('validates input with the operation’s schema and names each problem', async () => {
