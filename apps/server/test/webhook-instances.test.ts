@@ -31,6 +31,10 @@ describe('webhook delivery by two server instances on one PostgreSQL database', 
   let database: TestDatabase;
   let receiver: WebhookReceiver;
   const servers: ServerProcess[] = [];
+  const spawnedPids: number[] = [];
+  const rememberPid = (child: { pid?: number | undefined }) => {
+    if (child.pid !== undefined) spawnedPids.push(child.pid);
+  };
   let authToken: string;
   let listingIds: string[];
 
@@ -41,10 +45,11 @@ describe('webhook delivery by two server instances on one PostgreSQL database', 
       status: () => 204,
       // A short random wait, so attempts overlap and the instances' ticks interleave.
       delayMs: () => Math.random() * 30,
-      senderPids: () => servers.map((server) => server.child.pid ?? 0),
+      // Known from the spawn on: a process may deliver before the test hears it is ready.
+      senderPids: () => spawnedPids,
     });
-    servers.push(await startServerProcess(database.url ?? '', serverEnv));
-    servers.push(await startServerProcess(database.url ?? '', serverEnv));
+    servers.push(await startServerProcess(database.url ?? '', serverEnv, rememberPid));
+    servers.push(await startServerProcess(database.url ?? '', serverEnv, rememberPid));
   }, 120_000);
 
   afterAll(async () => {
@@ -119,6 +124,10 @@ describe('a webhook schedule whose server is killed between two attempts', () =>
   let database: TestDatabase;
   let receiver: WebhookReceiver;
   const servers: ServerProcess[] = [];
+  const spawnedPids: number[] = [];
+  const rememberPid = (child: { pid?: number | undefined }) => {
+    if (child.pid !== undefined) spawnedPids.push(child.pid);
+  };
   let authToken: string;
   let listingIds: string[];
 
@@ -129,9 +138,10 @@ describe('a webhook schedule whose server is killed between two attempts', () =>
       // The first attempt at each event fails, the next ones succeed.
       status: (webhookId, earlier) =>
         earlier.some((request) => request.webhookId === webhookId) ? 204 : 500,
-      senderPids: () => servers.map((server) => server.child.pid ?? 0),
+      // Known from the spawn on: a process may deliver before the test hears it is ready.
+      senderPids: () => spawnedPids,
     });
-    servers.push(await startServerProcess(database.url ?? '', serverEnv));
+    servers.push(await startServerProcess(database.url ?? '', serverEnv, rememberPid));
   }, 120_000);
 
   afterAll(async () => {
@@ -162,7 +172,7 @@ describe('a webhook schedule whose server is killed between two attempts', () =>
     expect(await deliveryRow(database)).toEqual(scheduled);
     expect(scheduled.lease_until).toBeNull();
 
-    const restarted = await startServerProcess(database.url ?? '', serverEnv);
+    const restarted = await startServerProcess(database.url ?? '', serverEnv, rememberPid);
     servers.push(restarted);
     const delivered = await vi.waitFor(
       async () => {

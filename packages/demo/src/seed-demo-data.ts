@@ -11,6 +11,7 @@ import { demoLogin } from './demo-login.ts';
 import type { DemoAccountPlan, DemoSpan, ListingPlan } from './demo-model.ts';
 import { calendarRows, createDemoCalendar, type DemoCalendar, pricingRuleRows } from './demo-pricing.ts';
 import { createIdMaker, createIdSource, type IdSource } from './demo-random.ts';
+import { analyzeDemoTables } from './demo-statistics.ts';
 import { addListingActivity } from './demo-stays.ts';
 import {
   addMonths,
@@ -49,7 +50,10 @@ export interface DemoOptions {
 
 /** One step of {@link seedDemoData}'s progress. */
 export interface DemoProgress {
-  /** `setup` (accounts, listings, rules, calendar), then `activity` (stays and all that hangs off them). */
+  /**
+   * `setup` (accounts, listings, rules, calendar), then `activity` (stays and all that hangs off them), then
+   * `analytics` (the derived facts), then `statistics` (the planner's statistics of every table written).
+   */
   readonly phase: string;
   readonly done: number;
   readonly total: number;
@@ -104,7 +108,8 @@ export async function hasDemoAccount(db: Kysely<Database>): Promise<boolean> {
  * of reservations, nightly rates, line items, change history, calendar holds and blocks, message threads,
  * reviews and access codes; and a second, lapsed account with a past-due subscription and two listings.
  * Rows go straight to the tables, but keep every rule the use cases enforce. Everything is written in one
- * transaction: a failure leaves nothing behind.
+ * transaction: a failure leaves nothing behind. Once it is committed, the planner's statistics of every table
+ * written are gathered, so the database answers at full speed as soon as this resolves.
  *
  * @throws DomainError `invalid_argument` for bad options; `conflict` when the demo account already exists.
  */
@@ -145,7 +150,7 @@ export async function seedDemoData(db: Kysely<Database>, options: DemoOptions): 
   const calendar = createDemoCalendar(span);
   const report = (phase: string, done: number, total: number) => onProgress?.({ phase, done, total });
 
-  return inTransaction(db, async (trx) => {
+  const summary = await inTransaction(db, async (trx) => {
     const writer = createDemoWriter(trx);
     const setup = emptyDemoRows();
     const demo = buildDemoAccount(span, calendar, setup, passwordHashes, input.listings);
@@ -190,6 +195,11 @@ export async function seedDemoData(db: Kysely<Database>, options: DemoOptions): 
       counts: { ...writer.counts },
     };
   });
+  // After the commit, so the statistics describe the rows every session sees.
+  report('statistics', 0, 1);
+  await analyzeDemoTables(db);
+  report('statistics', 1, 1);
+  return summary;
 }
 
 async function queue(writer: DemoWriter, rows: DemoRows, onStored: () => void): Promise<void> {

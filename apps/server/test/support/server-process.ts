@@ -27,6 +27,8 @@ export interface ServerProcess {
 export async function startServerProcess(
   databaseUrl: string,
   env: Record<string, string> = {},
+  /** Told the process as soon as it is spawned, before it is ready: it may already be at work by then. */
+  onSpawn?: (child: ChildProcessWithoutNullStreams) => void,
 ): Promise<ServerProcess> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -44,6 +46,7 @@ export async function startServerProcess(
       ...env,
     }),
   });
+  onSpawn?.(child);
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => {
     output += chunk.toString();
