@@ -15,6 +15,7 @@ import { sql } from 'kysely';
 import type { z } from 'zod';
 import type { Executor } from '../database.ts';
 import { type AnalyticsScope, analyticsMeta, channelInScope, listingInScope } from './analytics-scope.ts';
+import { canCountByMonthFacts, monthlyMovements } from './reservation-month-movements.ts';
 import { longestStayNights, touchesPeriod } from './reservation-stays.ts';
 
 type ArrivalsInput = z.output<typeof checkInsCheckOutsInputSchema>;
@@ -30,6 +31,8 @@ interface MovementRow {
  * get_check_ins_check_outs: per bucket, accepted stays checking in (arrivals) and out (departures), and
  * stayovers — the stay-days with check-in < day < check-out. A night held by a stay is either its arrival's
  * first night or a stayover, so stayovers = stays holding the day's night − arrivals ({@link dailyMovements}).
+ * Whole months of every listing are read from the derived facts instead ({@link monthlyMovements}): the same
+ * figures without counting a year of stays one by one.
  */
 export async function checkInsCheckOuts(
   db: Executor,
@@ -40,7 +43,9 @@ export async function checkInsCheckOuts(
   const granularity: Granularity =
     input.granularity ?? (periodNights(period) <= maxDailyArrivalNights ? 'day' : 'month');
   const longestStay = await longestStayNights(db, scope.accountId);
-  const rows = await dailyMovements(db, scope, period, longestStay);
+  const rows = canCountByMonthFacts(scope, period, granularity)
+    ? await monthlyMovements(db, scope, period)
+    : await dailyMovements(db, scope, period, longestStay);
 
   const rowsByBucket = new Map<string, MovementRow[]>();
   for (const row of rows) {
