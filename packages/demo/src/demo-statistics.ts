@@ -19,7 +19,7 @@ export const demoDerivedTables = [
 ] as const satisfies readonly (keyof Database)[];
 
 /**
- * Gathers planner statistics for every table a demo load wrote ({@link demoTables} and
+ * Vacuums and gathers planner statistics for every table a demo load wrote ({@link demoTables} and
  * {@link demoDerivedTables}), so the first questions after a load are planned from the rows that are there.
  * Without it the planner knows nothing of them until autovacuum gets round to them (a minute or more on
  * PostgreSQL, never on the embedded database, which has no autovacuum), and some analytics over the freshly
@@ -29,5 +29,8 @@ export const demoDerivedTables = [
  */
 export async function analyzeDemoTables(db: Kysely<Database>): Promise<void> {
   const tables = [...demoTables, ...demoDerivedTables].map((table) => sql.table(table));
-  await sql`analyze ${sql.join(tables)}`.execute(db);
+  // VACUUM as well: it marks the freshly written pages all-visible, without which the index-only scans the
+  // analytics are planned around read the table too (get_turnover_stats read 51,322 heap blocks on the scale
+  // demo, 400 ms, against 180 ms once vacuumed). Outside any transaction, as VACUUM must be.
+  await sql`vacuum (analyze) ${sql.join(tables)}`.execute(db);
 }

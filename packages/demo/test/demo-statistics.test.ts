@@ -74,6 +74,16 @@ describe.each(testDatabaseKinds)('planner statistics right after seeding on %s',
     }
   });
 
+  it('leaves the derived tables’ pages all-visible, so their index-only scans read no table pages', async () => {
+    for (const table of demoDerivedTables) {
+      if ((after.get(table) ?? 0) === 0) continue;
+      const { rows } = await sql<{ pages: number; visible: number }>`
+        select relpages::int as pages, relallvisible::int as visible from pg_class
+        where oid = to_regclass(${table})`.execute(db);
+      expect(rows[0]?.visible, `${table} all-visible pages`).toBe(rows[0]?.pages);
+    }
+  });
+
   it('lets the planner tell the demo account’s stay nights from the lapsed account’s', async () => {
     // Column statistics, not just a table size: with none, the planner guesses an equality matches 0.5 % of
     // the rows, when nearly all of them are the demo account's.
