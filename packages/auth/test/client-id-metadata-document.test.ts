@@ -5,13 +5,13 @@ import { createServer as createHttpsServer, request as httpsRequest } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { isSpecialUseAddress } from '@innkeep/domain';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isSpecialUseAddress } from '../src/provider/client-id-metadata-document.ts';
 import { createAccessTokenVerifier } from '../src/resource-server/access-token-verifier.ts';
 import { resourceServer } from '../src/resource-server/resource-server.ts';
 import { SdkOauthClient } from '../src/testing.ts';

@@ -71,6 +71,7 @@ export type { Page } from './core/paging.ts';
 export { decodeCursor, pageInputShape, pageLimits, toPage } from './core/paging.ts';
 export type { Scope } from './core/scopes.ts';
 export { allScopes, isScope, scopeCatalogue } from './core/scopes.ts';
+export { isSpecialUseAddress } from './core/special-use-address.ts';
 export { findUnstorableText } from './core/storable-text.ts';
 export type { InnkeepDomain } from './domain.ts';
 export type {

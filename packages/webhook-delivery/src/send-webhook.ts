@@ -3,9 +3,8 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import type { DueWebhookDelivery, WebhookAttemptOutcome } from '@innkeep/domain';
-import { webhookSignatureHeaderName } from '@innkeep/domain';
+import { isSpecialUseAddress, webhookSignatureHeaderName } from '@innkeep/domain';
 import { signWebhook } from './sign-webhook.ts';
-import { isSpecialUseAddress } from './special-use-address.ts';
 
 /** How long an attempt may take, from connecting to the end of the answer, before it counts as failed. */
 export const webhookTimeoutMs = 10_000;

@@ -1,8 +1,8 @@
 import type { DueWebhookDelivery } from '@innkeep/domain';
+import { isSpecialUseAddress } from '@innkeep/domain';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { maxWebhookAnswerBytes, type SendWebhookOptions, sendWebhook } from '../src/send-webhook.ts';
 import { verifyWebhookSignature } from '../src/sign-webhook.ts';
-import { isSpecialUseAddress } from '../src/special-use-address.ts';
 import { webhookBody } from '../src/webhook-body.ts';
 import { type Receiver, refusingUrl, startReceiver } from './support/receiver.ts';
 

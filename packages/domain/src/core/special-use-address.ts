@@ -1,7 +1,7 @@
 import { BlockList, isIP } from 'node:net';
 
-// A private copy of the list in @innkeep/auth (client-id-metadata-document.ts): auth may not import this
-// package and a shared package for one function is more than it is worth; change both together.
+// The one list of addresses Innkeep never calls out to: webhook receivers (@innkeep/webhook-delivery) and
+// client metadata documents (@innkeep/auth) are both checked against it after DNS resolution.
 // Addresses that are not a public host on the internet (IANA special-purpose registries): this machine,
 // private and carrier networks, link-local (cloud metadata services live at 169.254.169.254), documentation,
 // multicast, reserved, and IPv6 forms that embed IPv4 addresses. IPv4-mapped IPv6 addresses (::ffff:a.b.c.d)
