@@ -24,13 +24,19 @@ export interface BenchDataset {
 /** Where the dataset comes from: an already seeded database, or a server to create a fresh one on. */
 export type DatasetSource =
   | { readonly kind: 'reuse'; readonly url: string }
-  | { readonly kind: 'fresh'; readonly serverUrl: string; readonly today: string };
+  | {
+      readonly kind: 'fresh';
+      readonly serverUrl: string;
+      readonly today: string;
+      /** Listings to seed; the scale demo's 2,000 when absent. */
+      readonly listings?: number;
+    };
 
 /**
  * Opens the benchmark's dataset. A reused database is only analysed (fresh planner statistics change no
  * data). A fresh one is created, migrated like the server does (domain then authorization tables), seeded
- * with the scale demo (2,000 listings, three years of history; about five minutes) and vacuumed, and
- * dropped again on release.
+ * with the scale demo (2,000 listings unless told otherwise, three years of history; about five minutes at
+ * 2,000) and vacuumed, and dropped again on release.
  */
 export async function openBenchDataset(source: DatasetSource): Promise<BenchDataset> {
   if (source.kind === 'reuse') {
@@ -45,7 +51,7 @@ export async function openBenchDataset(source: DatasetSource): Promise<BenchData
     }
   }
 
-  const databaseName = `innkeep_bench_analytics_${process.pid}`;
+  const databaseName = `innkeep_bench_analytics_${process.pid}_${source.listings ?? scaleDemoOptions.listings}`;
   await admin(source.serverUrl, `create database ${databaseName}`);
   const drop = () => admin(source.serverUrl, `drop database if exists ${databaseName} with (force)`);
   let handle: DatabaseHandle | undefined;
@@ -55,6 +61,7 @@ export async function openBenchDataset(source: DatasetSource): Promise<BenchData
     let lastPrinted = { phase: '', percent: 0 };
     await seedDemoData(handle.db, {
       ...scaleDemoOptions,
+      listings: source.listings ?? scaleDemoOptions.listings,
       today: source.today,
       onProgress: ({ phase, done, total }) => {
         // One line per phase and every five percent: enough to see it move without flooding a log.

@@ -30,12 +30,14 @@ export function report(
     iterations: number;
     baselineIterations: number;
     period: string;
+    /** The demo account's listings, all of which every tool is asked about. */
+    listings: number;
     dataset: string;
   },
 ): void {
   const [before, after] = settings.machineSpeed;
   console.log(
-    `\nAnalytics benchmark: ${settings.dataset}; period ${settings.period}, all listings; ` +
+    `\nAnalytics benchmark: ${settings.dataset}; period ${settings.period}, all ${settings.listings} listings; ` +
       `${settings.iterations} timed calls per tool, ${settings.baselineIterations} per baseline, sequential`,
   );
   console.log(
@@ -53,17 +55,7 @@ export function report(
     speedupText(outcome),
     checkText(outcome),
   ]);
-  const widths = header.map((title, column) =>
-    Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
-  );
-  const line = (cells: readonly string[]) =>
-    cells
-      .map((cell, column) =>
-        column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0),
-      )
-      .join('  ');
-  console.log(line(header));
-  for (const row of rows) console.log(line(row));
+  printTable(header, rows);
 
   const withoutBaseline = outcomes.filter((outcome) => outcome.noBaseline !== undefined);
   for (const outcome of withoutBaseline)
@@ -106,6 +98,21 @@ export function report(
   );
 }
 
+/** Prints `rows` under `header` in aligned columns: the first left-aligned, the others right-aligned. */
+export function printTable(header: readonly string[], rows: readonly (readonly string[])[]): void {
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
+  );
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((cell, column) =>
+        column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0),
+      )
+      .join('  ');
+  console.log(line(header));
+  for (const row of rows) console.log(line(row));
+}
+
 function speedup(outcome: ToolOutcome): number | undefined {
   if (outcome.timing === undefined || outcome.baselineTiming === undefined) return undefined;
   return outcome.baselineTiming.p50 / outcome.timing.p50;
@@ -122,7 +129,8 @@ function checkText(outcome: ToolOutcome): string {
   return outcome.figuresCompared > 0 ? 'ok' : '—';
 }
 
-function milliseconds(value: number | undefined): string {
+/** Milliseconds as printed: two decimals under 10, one above. */
+export function milliseconds(value: number | undefined): string {
   if (value === undefined) return '—';
   return value < 10 ? value.toFixed(2) : value.toFixed(1);
 }

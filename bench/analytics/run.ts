@@ -1,15 +1,19 @@
-import type { Actor } from '@innkeep/domain';
-import { invokeTool, type ToolContext, type ToolDefinition, toolCatalogue } from '@innkeep/mcp-tools';
-import { createPostgresDomain } from '@innkeep/storage';
-import { sql } from 'kysely';
+import type { ToolContext, ToolDefinition } from '@innkeep/mcp-tools';
 import { type BenchDataset, openBenchDataset } from './dataset.ts';
 import { compareFigures } from './figures.ts';
-import { addDays } from './local-dates.ts';
 import { measureMachineSpeed } from './machine-speed.ts';
 import { report, type ToolOutcome } from './report.ts';
+import {
+  analyticsToolsWithCases,
+  errorText,
+  listingCount,
+  openBenchSession,
+  redacted,
+  settle,
+  toolCall,
+} from './session.ts';
 import { type Timed, timeCalls } from './timing.ts';
 import type { BenchContext, ToolCase } from './tool-case.ts';
-import { toolCases } from './tool-cases.ts';
 
 // The analytics benchmark: every analytics tool over twelve months across all 2,000 listings of the scale
 // demo (three years of history) in PostgreSQL, called in-process as the demo owner over MCP, against a
@@ -44,26 +48,8 @@ const dataset: BenchDataset = await openBenchDataset(
 );
 try {
   const settled = dataset.fresh ? '' : `, ${await settle(dataset)}`;
-  // The seeder's clock stands at 18:00 UTC of its today; the tools see the same instant.
-  const now = new Date(`${today}T18:00:00Z`);
-  const clock = { now: () => now };
-  const domain = createPostgresDomain({ db: dataset.handle.db, clock });
-  const actor: Actor = {
-    accountId: dataset.accountId,
-    userId: dataset.ownerUserId,
-    role: 'owner',
-    via: 'mcp',
-    clientId: 'bench-analytics',
-  };
-  const context: BenchContext = {
-    db: dataset.handle.db,
-    accountId: dataset.accountId,
-    period: twelveMonthsBefore(today),
-    today,
-    now,
-    actor,
-    domain,
-  };
+  const { context, toolContext } = openBenchSession(dataset, today);
+  const listings = await listingCount(dataset);
 
   const speedBefore = await measureMachineSpeed(dataset.handle.db);
   const outcomes: ToolOutcome[] = [];
@@ -84,7 +70,7 @@ try {
       continue;
     }
     process.stderr.write(`  ${name}\n`);
-    outcomes.push(await measure(tool, benchCase, context, { actor, domain, clock }));
+    outcomes.push(await measure(tool, benchCase, context, toolContext));
   }
   const speedAfter = await measureMachineSpeed(dataset.handle.db);
   report(outcomes, {
@@ -92,6 +78,7 @@ try {
     iterations,
     baselineIterations,
     period: `${context.period.startDate}..${context.period.endDate}`,
+    listings,
     dataset:
       reuseUrl === undefined ? `fresh scale demo around ${today}` : `reused ${redacted(reuseUrl)}${settled}`,
   });
@@ -102,36 +89,6 @@ try {
   await dataset.release();
 }
 
-/**
- * Settles a reused database as `bench:mcp` settles its fresh one, and says how long that took. VACUUM marks
- * the seed's pages all-visible, which the covering indexes' index-only scans need to stay off the tables, and
- * clears dead rows autovacuum would otherwise clear during the first tools' timings, on the same cores;
- * ANALYZE brings the planner's statistics up to date.
- */
-async function settle(reused: BenchDataset): Promise<string> {
-  process.stderr.write('  settling the reused database (vacuum analyze)\n');
-  const startedAt = performance.now();
-  await sql`vacuum analyze`.execute(reused.handle.db);
-  return `settled with VACUUM ANALYZE (${((performance.now() - startedAt) / 1000).toFixed(1)} s)`;
-}
-
-/**
- * The catalogue's analytics tools paired with their cases: every case's tool, and every catalogue tool with
- * an analytics result (`meta`) even when no case names it, so a new tool cannot slip past the benchmark.
- */
-function analyticsToolsWithCases(): { tool?: ToolDefinition; benchCase?: ToolCase }[] {
-  const byName = new Map(toolCatalogue.map((tool) => [tool.name, tool]));
-  const pairs: { tool?: ToolDefinition; benchCase?: ToolCase }[] = toolCases.map((benchCase) => ({
-    tool: byName.get(benchCase.tool),
-    benchCase,
-  }));
-  const named = new Set(toolCases.map((benchCase) => benchCase.tool));
-  for (const tool of toolCatalogue) {
-    if ('meta' in tool.output.shape && !named.has(tool.name)) pairs.push({ tool });
-  }
-  return pairs;
-}
-
 async function measure(
   tool: ToolDefinition,
   benchCase: ToolCase,
@@ -140,16 +97,7 @@ async function measure(
 ): Promise<ToolOutcome> {
   const base = { tool: tool.name, targetMs: benchCase.targetMs };
   const args = benchCase.arguments(context);
-  let failure: unknown;
-  const call = async () => {
-    const result = await invokeTool(tool, args, toolContext, (_reference, cause) => {
-      failure = cause;
-    });
-    if (result.isError === true || result.structuredContent === undefined) {
-      throw new Error(`${result.content[0]?.text}${failure instanceof Error ? `\n${failure.stack}` : ''}`);
-    }
-    return result.structuredContent;
-  };
+  const call = toolCall(tool, args, toolContext);
   let measured: Timed<Record<string, unknown>>;
   try {
     measured = await timeCalls(call, toolWarmups, iterations);
@@ -186,22 +134,4 @@ async function measure(
       error: `baseline: ${errorText(error)}`,
     };
   }
-}
-
-/** The twelve whole months before `date`'s month, as nights (2026-11-24 → 2025-11-01..2026-10-31). */
-function twelveMonthsBefore(date: string): { startDate: string; endDate: string } {
-  const year = Number(date.slice(0, 4));
-  const month = date.slice(5, 7);
-  const firstOfMonth = `${year}-${month}-01`;
-  return { startDate: `${year - 1}-${month}-01`, endDate: addDays(firstOfMonth, -1) };
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? (error.stack ?? error.message) : String(error);
-}
-
-function redacted(url: string): string {
-  const parsed = new URL(url);
-  if (parsed.password !== '') parsed.password = '***';
-  return parsed.toString();
 }

@@ -42,7 +42,7 @@ export interface ToolCase {
 }
 
 /** The p95 target of every analytics tool, in milliseconds. */
-export const defaultTargetMs = 250;
+export const defaultTargetMs = 100;
 
 /** The stricter p95 target of get_headline_kpis, the tool an assistant calls first. */
-export const headlineTargetMs = 100;
+export const headlineTargetMs = 50;
