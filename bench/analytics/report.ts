@@ -57,7 +57,11 @@ export function report(
   ]);
   printTable(header, rows);
 
-  const withoutBaseline = outcomes.filter((outcome) => outcome.noBaseline !== undefined);
+  // With the baselines skipped for the whole run, one line says so instead of one per tool.
+  const withoutBaseline = outcomes.filter(
+    (outcome) => outcome.noBaseline !== undefined && settings.baselineIterations > 0,
+  );
+  if (settings.baselineIterations === 0) console.log('\nbaselines skipped (BENCH_BASELINE_ITERATIONS=0)');
   for (const outcome of withoutBaseline)
     console.log(`\n${outcome.tool}: no baseline — ${outcome.noBaseline}`);
   for (const outcome of outcomes) {
