@@ -117,16 +117,27 @@ export async function upcomingReservations(
       where z.today > (select earliest from bounds)
     ),
     totals as (
-      select count(*) filter (where s.start_date < s.today) as in_house_total,
-        count(*) filter (where s.start_date >= s.today) as arrivals_total
+      select coalesce(sum(in_house), 0) as in_house_total, coalesce(sum(arrivals), 0) as arrivals_total
       from (
-        select r.start_date, r.nights, coalesce(ll.today, (select earliest from bounds)) as today
+        -- Every listing in scope on one date (the usual case): that date bounds the rows, and each row is one
+        -- comparison. The branch not taken is skipped whole (its filter is evaluated once).
+        select count(*) filter (where r.start_date < (select earliest from bounds)) as in_house,
+          count(*) filter (where r.start_date >= (select earliest from bounds)) as arrivals
         from reservations r
-        left join later_listings ll on ll.id = r.listing_id
-        where ${staysAround}
-      ) s
-      where (s.start_date < s.today and s.start_date + s.nights > s.today)
-        or s.start_date between s.today and s.today + ${withinDays}::integer
+        where (select earliest = latest from bounds)
+          and ${staysAround}
+        union all
+        select count(*) filter (where s.start_date < s.today), count(*) filter (where s.start_date >= s.today)
+        from (
+          select r.start_date, r.nights, coalesce(ll.today, (select earliest from bounds)) as today
+          from reservations r
+          left join later_listings ll on ll.id = r.listing_id
+          where (select earliest < latest from bounds)
+            and ${staysAround}
+        ) s
+        where (s.start_date < s.today and s.start_date + s.nights > s.today)
+          or s.start_date between s.today and s.today + ${withinDays}::integer
+      ) branches
     ),
     page as (
       select s.start_date, s.listing_id, s.listing_name, s.today
