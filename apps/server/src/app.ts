@@ -77,8 +77,8 @@ export interface AppDeps {
  *   `GET /health/ready` (database and, with REDIS_URL, Redis; 503 while shutting down), see
  *   {@link healthRoutes}.
  * - The OAuth authorization server: discovery, `/oauth/*` and the sign-in and consent pages.
- * - The account pages: `/login`, `/logout`, `/settings`, `/settings/apps`, `/settings/webhooks`,
- *   `/assets/innkeep.css`.
+ * - The account pages: `/` (welcome, or the signed-in dashboard), `/login`, `/logout`, `/settings`,
+ *   `/settings/apps`, `/settings/webhooks`, `/assets/innkeep.css`.
  * - The MCP tool server at `/mcp` (POST; GET 405, DELETE 204), for access tokens bound to `${BASE_URL}/mcp`.
  * - The REST API under `/api` (see `restApi`), for authTokens (with an optional partner apiKey) and access
  *   tokens bound to `${BASE_URL}/api`; operation names match in any letter case and with a trailing slash,
@@ -135,6 +135,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     baseUrl: deps.baseUrl,
     clock: deps.clock,
     webhooks: { subscriptions: domain.webhooks, deliveries: domain.webhookDeliveries },
+    home: { audit: domain.audit },
   });
   const onRateLimited =
     metrics === undefined

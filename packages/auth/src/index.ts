@@ -46,6 +46,7 @@ export { resourceServer } from './resource-server/resource-server.ts';
 export { sharedAuthNotifications } from './resource-server/shared-auth-notifications.ts';
 export type { AccountPagesOptions } from './web/account-pages.ts';
 export { accountPages } from './web/account-pages.ts';
+export type { HomePagesOptions } from './web/home-pages.ts';
 export { securityHeaders } from './web/security-headers.ts';
 export type { StrictTransportSecurityOptions } from './web/strict-transport-security.ts';
 export { strictTransportSecurity } from './web/strict-transport-security.ts';

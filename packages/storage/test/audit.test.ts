@@ -125,7 +125,7 @@ describe.each(testDatabaseKinds)('audit log on %s', (kind) => {
     expect(third).toMatchObject({ hasMore: false, nextCursor: null });
   });
 
-  it('filters by action, target and time', async () => {
+  it('filters by action, target, client and time', async () => {
     expect((await audit.list(owner, { action: 'user.create' })).items.map((e) => e.targetId)).toEqual([
       managerId,
     ]);
@@ -158,6 +158,14 @@ describe.each(testDatabaseKinds)('audit log on %s', (kind) => {
         })
         .execute();
     }
+    // Through which client: the owner's two writes came through client_1; the operator's through none.
+    expect((await audit.list(owner, { clientId: 'client_1' })).items.map((e) => e.action)).toEqual([
+      'user.auth_token.rotate',
+      'user.update_profile',
+    ]);
+    expect((await audit.list(owner, { clientId: 'client_2' })).items).toEqual([]);
+    await expect(audit.list(owner, { clientId: '' })).rejects.toMatchObject({ code: 'invalid_argument' });
+
     const since = await audit.list(owner, { since: '2030-01-01T11:00:00+01:00' });
     expect(since.items.map((e) => [e.action, e.createdAt])).toEqual([
       ['test.at', '2030-01-01T10:00:00.000Z'],

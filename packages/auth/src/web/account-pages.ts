@@ -30,11 +30,12 @@ import {
   renderSignInPage,
 } from './account-views.ts';
 import { csrfTokenForForm, formField, isTrustedFormPost, safeNextPath } from './forms.ts';
+import { type HomePagesOptions, registerHomePages } from './home-pages.ts';
 import { securityHeaders } from './security-headers.ts';
 import { createBrowserSessions, sessionCookieName } from './session.ts';
 import { createSignInGuard } from './sign-in-guard.ts';
 import { innkeepStylesheet } from './stylesheet.ts';
-import { registerWebhookPages, type WebhookPagesOptions } from './webhook-pages.ts';
+import { type AccountPageContext, registerWebhookPages, type WebhookPagesOptions } from './webhook-pages.ts';
 
 /** What the account pages are built from. */
 export interface AccountPagesOptions {
@@ -49,6 +50,8 @@ export interface AccountPagesOptions {
   readonly secureCookies?: boolean;
   /** The use cases behind the webhooks page; without them, /settings/webhooks is not served. */
   readonly webhooks?: WebhookPagesOptions | undefined;
+  /** The audit log behind the home page's dashboard; without it, / is not served. */
+  readonly home?: HomePagesOptions | undefined;
 }
 
 const defaultNext = '/settings';
@@ -358,15 +361,27 @@ async function registerAccountPages(app: FastifyInstance, options: AccountPagesO
     return reply.redirect('/settings/apps?disconnected=1', 303);
   });
 
-  if (options.webhooks !== undefined) {
-    registerWebhookPages(app, options.webhooks, {
-      signedIn: async (request, reply) => (await signedIn(request, reply))?.principal ?? null,
-      toSignIn,
-      isTrustedFormPost: (request) => isTrustedFormPost(request, formOptions),
-      refuseForm,
-      csrfToken: (request, reply) => csrfTokenForForm(request, reply, csrfOptions),
-      sendPage,
-    });
+  const pageContext: AccountPageContext = {
+    signedIn: async (request, reply) => (await signedIn(request, reply))?.principal ?? null,
+    toSignIn,
+    isTrustedFormPost: (request) => isTrustedFormPost(request, formOptions),
+    refuseForm,
+    csrfToken: (request, reply) => csrfTokenForForm(request, reply, csrfOptions),
+    sendPage,
+  };
+  if (options.webhooks !== undefined) registerWebhookPages(app, options.webhooks, pageContext);
+  if (options.home !== undefined) {
+    registerHomePages(
+      app,
+      options.home,
+      {
+        identity,
+        connectedApps: (userId) => listConnectedApps(db, userId, { now: clock.now() }),
+        baseUrl,
+        webhookPages: options.webhooks !== undefined,
+      },
+      pageContext,
+    );
   }
 }
 
@@ -376,10 +391,11 @@ function loginAction(next: string): string {
 
 /**
  * Fastify plugin serving the account's own web pages — sign-in and sign-out, settings (profile, account,
- * subscription, signed-in browsers, password, auth token), connected assistants and, given `webhooks`, the
- * webhooks page (subscriptions, their delivery logs, tests and secrets) — as plain HTML forms
- * without scripts. Sessions are rows in `web_sessions` named by a random `ik_session` cookie, shared with
- * the OAuth sign-in and ended on every instance by signing out; every form carries a CSRF token and is
- * refused when posted from another site; failed sign-ins are throttled (see `loginThrottlePolicy`).
+ * subscription, signed-in browsers, password, auth token), connected assistants, given `webhooks`, the
+ * webhooks page (subscriptions, their delivery logs, tests and secrets) and, given `home`, the home page
+ * at `/` (a welcome when signed out, the dashboard with the account's activity when signed in) — as plain
+ * HTML forms without scripts. Sessions are rows in `web_sessions` named by a random `ik_session` cookie,
+ * shared with the OAuth sign-in and ended on every instance by signing out; every form carries a CSRF token
+ * and is refused when posted from another site; failed sign-ins are throttled (see `loginThrottlePolicy`).
  */
 export const accountPages: FastifyPluginAsync<AccountPagesOptions> = registerAccountPages;

@@ -62,12 +62,26 @@ export function csrfField(csrfToken: string): SafeHtml {
   return html`<input type="hidden" name="csrf" value="${csrfToken}">`;
 }
 
-/** The account pages' navigation: settings, connected assistants, and the sign-out button. */
-export function accountNav(csrfToken: string): SafeHtml {
-  return html`<nav class="tabs">
-<a href="/settings">Settings</a>
-<a href="/settings/apps">Connected assistants</a>
-<form method="post" action="/logout">${csrfField(csrfToken)}<button class="secondary" type="submit">Sign out</button></form>
+/** The pages {@link accountNav} links to, one of which may be the page shown. */
+export type AccountNavPage = 'home' | 'settings' | 'apps';
+
+const accountNavLinks: readonly { page: AccountNavPage; href: string; label: string }[] = [
+  { page: 'home', href: '/', label: 'Home' },
+  { page: 'settings', href: '/settings', label: 'Settings' },
+  { page: 'apps', href: '/settings/apps', label: 'Connected assistants' },
+];
+
+/**
+ * The account pages' navigation: home, settings, connected assistants, and the sign-out button; `current`
+ * is marked `aria-current="page"`.
+ */
+export function accountNav(csrfToken: string, current?: AccountNavPage): SafeHtml {
+  return html`<nav class="tabs" aria-label="Account">
+${accountNavLinks.map(
+  (link) =>
+    html`<a href="${link.href}"${link.page === current ? html` aria-current="page"` : null}>${link.label}</a>
+`,
+)}<form method="post" action="/logout">${csrfField(csrfToken)}<button class="secondary" type="submit">Sign out</button></form>
 </nav>`;
 }
 
@@ -92,7 +106,8 @@ export function renderMessagePage(page: {
   });
 }
 
-function subscriptionSection(profile: UserProfile): SafeHtml {
+/** The subscription in plain words — plan, status, standing, period end — as settings and home show it. */
+export function subscriptionSection(profile: UserProfile): SafeHtml {
   const { subscription } = profile;
   const standing = subscription.inGoodStanding
     ? html`<dd class="status-good">In good standing: assistants and integrations can use this account.</dd>`
@@ -226,7 +241,7 @@ export function renderSettingsPage(page: {
   return renderPage({
     title: 'Settings',
     signedInAs: profile.email,
-    body: html`${accountNav(page.csrfToken)}
+    body: html`${accountNav(page.csrfToken, 'settings')}
 <h1>Settings</h1>
 ${page.notice === undefined ? null : html`<p class="notice" role="status">${page.notice}</p>`}
 <section>
@@ -293,7 +308,7 @@ ${apps.map((app) => appRow(app, page.csrfToken, timeZone))}
   return renderPage({
     title: 'Connected assistants',
     signedInAs: profile.email,
-    body: html`${accountNav(page.csrfToken)}
+    body: html`${accountNav(page.csrfToken, 'apps')}
 <h1>Connected assistants</h1>
 ${page.notice === undefined ? null : html`<p class="notice" role="status">${page.notice}</p>`}
 <section>

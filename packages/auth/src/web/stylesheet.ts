@@ -113,4 +113,26 @@ table.log td, table.log th { padding: 0.45rem 0.35rem; }
 table.log button { padding: 0.35rem 0.7rem; }
 .wrap { overflow-wrap: anywhere; }
 nav.paging { display: flex; gap: 1.5rem; margin-top: 1rem; }
+.skip-link {
+  position: absolute;
+  left: 0.75rem;
+  top: -3rem;
+  padding: 0.5rem 0.9rem;
+  color: var(--accent-text);
+  background: var(--accent);
+  border-radius: 6px;
+  z-index: 1;
+}
+.skip-link:focus { top: 0.75rem; }
+nav.tabs a[aria-current="page"] { color: var(--text); font-weight: 700; text-decoration: none; }
+a:focus-visible, select:focus { outline: 2px solid var(--accent); outline-offset: 2px; }
+h3 { font-size: 1rem; margin: 1rem 0 0.25rem; }
+.copyable code { overflow-wrap: anywhere; font-size: 1rem; }
+ul.apps { margin: 0 0 0.75rem; padding-left: 1.1rem; }
+ol.activity { list-style: none; margin: 1rem 0 0; padding: 0; overflow-wrap: anywhere; }
+ol.activity li { border-top: 1px solid var(--border); padding: 0.6rem 0; }
+ol.activity p { margin: 0.15rem 0; }
+ol.activity .when { color: var(--muted); font-size: 0.9rem; }
+form.filters { display: flex; flex-wrap: wrap; gap: 0 1rem; align-items: flex-end; }
+form.filters div { flex: 1 1 12rem; min-width: 0; }
 `;

@@ -35,6 +35,13 @@ export const listAuditInputSchema = z.object({
     .optional()
     .describe('Only changes to this kind of record, e.g. listing.'),
   targetId: z.string().min(1).max(64).optional().describe('Only changes to this record id.'),
+  // A client id may be a metadata-document URL (CIMD), hence URL-sized.
+  clientId: z
+    .string()
+    .min(1)
+    .max(2000)
+    .optional()
+    .describe('Only changes made through this OAuth client or partner key.'),
 });
 /** Input of {@link AuditUseCases.list}. */
 export type ListAuditInput = z.input<typeof listAuditInputSchema>;

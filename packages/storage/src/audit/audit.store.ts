@@ -21,6 +21,7 @@ export function createAuditUseCases({ db }: StoreDeps): AuditUseCases {
       if (input.action !== undefined) query = query.where('action', '=', input.action);
       if (input.targetType !== undefined) query = query.where('target_type', '=', input.targetType);
       if (input.targetId !== undefined) query = query.where('target_id', '=', input.targetId);
+      if (input.clientId !== undefined) query = query.where('client_id', '=', input.clientId);
       if (input.cursor !== undefined) {
         const [id] = decodeCursor(input.cursor, 1);
         query = query.where('id', '<', Number(id));

@@ -1,0 +1,93 @@
+import { Browser, formOf, obtainAccessToken, registerClient } from '@innkeep/auth/testing';
+import { systemClock } from '@innkeep/domain';
+import type { DatabaseHandle } from '@innkeep/storage';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import { openOwnerDatabase, testAuthDeps, testOwner } from './support/app-deps.ts';
+import { freePort } from './support/processes.ts';
+
+// The whole path a host follows to answer "what did my assistant do?": an assistant connects over OAuth,
+// changes something through /mcp, and the host's dashboard names the assistant beside the change.
+describe('the dashboard in the server app', () => {
+  let database: DatabaseHandle;
+  let app: FastifyInstance;
+  let baseUrl: string;
+
+  beforeAll(async () => {
+    database = await openOwnerDatabase();
+    const port = await freePort();
+    baseUrl = `http://127.0.0.1:${port}`;
+    app = buildApp({ ...testAuthDeps, baseUrl, database, clock: systemClock, logLevel: 'silent' });
+    await app.listen({ port, host: '127.0.0.1' });
+  }, 180_000);
+
+  afterAll(async () => {
+    await app?.close();
+    await database?.close();
+  });
+
+  it('welcomes someone signed out with the /mcp address of BASE_URL and the REST reference', async () => {
+    const response = await fetch(`${baseUrl}/`);
+    expect(response.status).toBe(200);
+    const page = await response.text();
+    expect(page).toContain(`<code>${baseUrl}/mcp</code>`);
+    expect(page).toContain(`<a href="${baseUrl}/api/docs">REST API reference</a>`);
+    expect((await fetch(`${baseUrl}/api/docs`, { redirect: 'follow' })).status).toBe(200);
+  });
+
+  it('shows a change made through /mcp with the name of the assistant that made it', async () => {
+    const client = await registerClient(baseUrl, {
+      client_name: 'Claude',
+      redirect_uris: ['http://127.0.0.1:48123/callback'],
+      token_endpoint_auth_method: 'none',
+    });
+    const { accessToken } = await obtainAccessToken({
+      baseUrl,
+      ...testOwner,
+      scopes: ['messageRules:write'],
+      client,
+    });
+    const called = await fetch(`${baseUrl}/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${accessToken}`,
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: {
+          name: 'create_message_rule',
+          arguments: { name: 'Thanks', trigger: 'booking_confirmed', body: 'Thank you for booking.' },
+        },
+      }),
+    });
+    const result = (await called.json()) as {
+      result: { isError?: boolean; structuredContent: { id: string } };
+    };
+    expect(result.result.isError).not.toBe(true);
+    const ruleId = result.result.structuredContent.id;
+
+    const browser = new Browser();
+    const signInUrl = `${baseUrl}/login?next=%2F`;
+    const { csrf } = formOf(await (await browser.get(signInUrl)).text());
+    const form = new URLSearchParams({ csrf, email: testOwner.email, password: testOwner.password });
+    const { response, url } = await browser.follow(await browser.post(signInUrl, form), signInUrl);
+    expect(url).toBe(`${baseUrl}/`);
+    const dashboard = await response.text();
+    expect(dashboard).toContain('<strong class="wrap">Claude</strong>');
+    const newest = /<ol class="activity">\s*<li>([\s\S]*?)<\/li>/.exec(dashboard)?.[1] ?? '';
+    expect(newest).toContain(`<code>message_rule.create</code> · Message rule <code>${ruleId}</code>`);
+    expect(newest).toContain('By Olivia Owner through <strong>Claude</strong>, an assistant (MCP)');
+
+    // The assistant's filter finds it too.
+    const filtered = await browser.get(
+      `${baseUrl}/?app=${encodeURIComponent(client.client_id)}&kind=message_rule`,
+    );
+    const entries = (await filtered.text()).match(/<li>\s*<p class="when">/g) ?? [];
+    expect(entries).toHaveLength(1);
+  });
+});
