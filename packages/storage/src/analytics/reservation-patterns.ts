@@ -1,4 +1,4 @@
-import { addDays, dayOfWeek } from '@innkeep/domain';
+import { addDays, dayOfWeek, type LocalDate } from '@innkeep/domain';
 import type {
   BookingPatternStats,
   bookingPatternStatsInputSchema,
@@ -11,13 +11,14 @@ import {
   stayLengthBuckets,
   weekdays,
 } from '@innkeep/domain/analytics';
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { z } from 'zod';
 import type { Executor } from '../database.ts';
 import { type AnalyticsScope, analyticsMeta, channelInScope, listingInScope } from './analytics-scope.ts';
 import { activeSince } from './performance-supply.ts';
 import { summarize, toBuckets, toHistogram, toWeekdayCounts } from './reservation-histograms.ts';
 import { longestStayNights } from './reservation-stays.ts';
+import { wholeMonthsOf } from './sold-nights.ts';
 
 type PatternInput = z.output<typeof bookingPatternStatsInputSchema>;
 
@@ -117,17 +118,21 @@ export async function bookingPatternStats(
 }
 
 /**
- * Every count the tool reports, in one statement over one index range of accepted stays (the cohort, plus
- * the stays checking in before the period that hold some of its nights) and the blocks in the period:
+ * Every count the tool reports, in one statement, as rows of (kind, value, count) summed over three sources:
  *
- * - Two grouping sets in one pass: (check-in date, nights) and (check-in weekday, lead days, party size),
- *   some thousands of groups each. Every cohort histogram is a sum over one of them; booking weekday is the
- *   check-in weekday moved back by the lead time.
- * - Calendar, booked and blocked nights per ISO weekday of the night: each listing's nights since it became
- *   active, stay or block is clipped to the period (and blocks to the listing's active nights), a run of
- *   nights starting on some weekday; runs are counted by (first weekday, length), and a run of n
- *   nights holds n / 7 nights of every weekday plus one of each of the n mod 7 weekdays it starts with.
- *   Nights are never expanded one by one.
+ * - The calendar months wholly inside the period, across every listing: the cohort's weekdays, stay lengths
+ *   and party sizes, and the booked nights per weekday, from the monthly roll-up `booking_pattern_facts`;
+ *   its lead times from `check_in_month_facts`. A year is a few thousand roll-up rows, however many
+ *   check-ins it holds.
+ * - The days at either end of the period (all of it with a listing or group filter, since the roll-ups have
+ *   no listing), from the accepted stays ({@link edgeStays}), grouped in one pass by two grouping sets:
+ *   (window, check-in date, nights) and (check-in weekday, lead days, party size). Every cohort histogram is
+ *   a sum over one of them; booking weekday is the check-in weekday moved back by the lead time.
+ * - Calendar and blocked nights per ISO weekday, and the edge days' booked nights: each listing's nights
+ *   since it became active, block or stay is clipped to the period or its edge window (and blocks to the
+ *   listing's active nights), a run of nights starting on some weekday; runs are counted by (first weekday,
+ *   length), and a run of n nights holds n / 7 nights of every weekday plus one of each of the n mod 7
+ *   weekdays it starts with. Nights are never expanded one by one.
  *
  * Weekdays are days since a Monday (`monday`, on or before the period start) mod 7, plus 1: integer
  * arithmetic instead of a calendar lookup per row.
@@ -139,54 +144,56 @@ async function bookingPatternCounts(
 ): Promise<{ kind: CountKind; value: number; count: number }[]> {
   const longestStay = await longestStayNights(db, scope.accountId);
   const periodStart = sql`${period.startDate}::date`;
-  const periodEnd = sql`${addDays(period.endDate, 1)}::date`;
+  const dayAfter = addDays(period.endDate, 1);
+  const periodEnd = sql`${dayAfter}::date`;
   const monday = sql`${addDays(period.startDate, -((dayOfWeek(period.startDate) + 6) % 7))}::date`;
-  const inScope = sql`r.account_id = ${scope.accountId}
-    and r.status = 'accepted'
-    and ${listingInScope(scope, 'r.listing_id')}
-    and ${channelInScope(scope, 'r.channel')}`;
+  // The roll-ups are per account: a listing or group filter reads every day from the reservations.
+  const { firstWholeMonth, afterWholeMonths } =
+    scope.listingIds === null
+      ? wholeMonthsOf(period)
+      : { firstWholeMonth: dayAfter, afterWholeMonths: dayAfter };
+  const edgeWindows = [
+    { from: period.startDate, until: firstWholeMonth },
+    { from: afterWholeMonths, until: dayAfter },
+  ].filter((window) => window.from < window.until);
   const { rows } = await sql<{ kind: CountKind; value: number; count: number | string }>`
-    with active as (
+    -- Not materialized: inlined, each use is planned with the listings' statistics (the blocks below then
+    -- hash-join the few late listings, where a materialized list was sorted for a merge join).
+    with active as not materialized (
       select l.id, ${activeSince('l')} as since from listings l
       where l.account_id = ${scope.accountId} and ${listingInScope(scope, 'l.id')}
     ),
-    stays as (
-      select r.start_date, r.nights, mod(r.start_date - ${monday}, 7) + 1 as check_in_weekday,
-        r.start_date - r.booked_on as lead_days, r.adults + r.children as guests
-      from reservations r
-      where ${inScope} and r.start_date between ${periodStart} and ${period.endDate}::date
-      union all
-      -- Stays checking in before the period that hold some of its nights: occupancy only.
-      select r.start_date, r.nights, null, null, null
-      from reservations r
-      where ${inScope}
-        and r.start_date between ${addDays(period.startDate, -longestStay)}::date and ${addDays(period.startDate, -1)}::date
-        and r.start_date + r.nights > ${periodStart}
+    edge_stays as (${edgeStays(scope, edgeWindows, monday, longestStay)}),
+    edge_groups as (
+      select grouping(window_start) = 0 as by_stay, window_start, window_end, start_date, nights,
+        check_in_weekday, lead_days, guests, count(*) as stays
+      from edge_stays
+      group by grouping sets (
+        (window_start, window_end, start_date, nights),
+        (check_in_weekday, lead_days, guests)
+      )
     ),
-    groups as (
-      select grouping(start_date) = 0 as by_stay, start_date, nights, check_in_weekday, lead_days, guests,
-        count(*) as stays
-      from stays
-      group by grouping sets ((start_date, nights), (check_in_weekday, lead_days, guests))
-    ),
-    cohort as (
-      select check_in_weekday, lead_days, guests, stays from groups
+    edge_cohort as (
+      select check_in_weekday, lead_days, guests, stays from edge_groups
       where not by_stay and check_in_weekday is not null
     ),
     runs as (
-      select 'booked_nights' as kind, greatest(start_date, ${periodStart}) as first_night,
-        least(start_date + nights, ${periodEnd}) - greatest(start_date, ${periodStart}) as nights, stays
-      from groups
+      select 'booked_nights' as kind, greatest(start_date, window_start) as first_night,
+        least(start_date + nights, window_end) - greatest(start_date, window_start) as nights, stays
+      from edge_groups
       where by_stay
       union all
-      select 'blocked_nights', greatest(lower(h.nights), ${periodStart}, a.since),
-        least(upper(h.nights), ${periodEnd}) - greatest(lower(h.nights), ${periodStart}, a.since), 1
+      select 'blocked_nights', greatest(lower(h.nights), ${periodStart}, coalesce(late.since, ${periodStart})),
+        least(upper(h.nights), ${periodEnd})
+          - greatest(lower(h.nights), ${periodStart}, coalesce(late.since, ${periodStart})), 1
       from calendar_holds h
-      join active a on a.id = h.listing_id
+      -- Only a listing that became active after the period began has blocked nights in it before it did:
+      -- joining just those few spares every block a time-zone conversion.
+      left join active late on late.id = h.listing_id and late.since > ${periodStart}
       where h.account_id = ${scope.accountId}
         and h.kind = 'block'
         and h.nights && daterange(${periodStart}, ${periodEnd})
-        and upper(h.nights) > a.since
+        and (late.since is null or upper(h.nights) > late.since)
         and ${listingInScope(scope, 'h.listing_id')}
       union all
       select 'calendar_nights', greatest(a.since, ${periodStart}),
@@ -199,23 +206,82 @@ async function bookingPatternCounts(
       from runs
       group by 1, 2, 3
     )
-    select 'check_in_weekday' as kind, check_in_weekday as value, sum(stays) as count from cohort group by 2
-    union all
-    select 'booking_weekday', mod(mod(check_in_weekday - 1 - lead_days, 7) + 7, 7) + 1, sum(stays)
-    from cohort group by 2
-    union all
-    select 'lead_days', lead_days, sum(stays) from cohort group by 2
-    union all
-    select 'guests', guests, sum(stays) from cohort group by 2
-    union all
-    select 'nights', nights, sum(stays) from groups where by_stay and start_date >= ${periodStart} group by 2
-    union all
-    select l.kind, w.weekday,
-      sum(l.runs * (l.nights / 7 + (mod(w.weekday - l.first_weekday + 7, 7) < mod(l.nights, 7))::integer))
-    from run_lengths l
-    cross join generate_series(1, 7) as w (weekday)
-    group by 1, 2`.execute(db);
+    select kind, value, sum(count) as count
+    from (
+      select f.kind, f.value, sum(f.tally) as count
+      from booking_pattern_facts f
+      where f.account_id = ${scope.accountId}
+        and f.month >= ${firstWholeMonth}::date and f.month < ${afterWholeMonths}::date
+        and ${channelInScope(scope, 'f.channel')}
+      group by 1, 2
+      union all
+      select 'lead_days', c.lead_days, sum(c.reservations)
+      from check_in_month_facts c
+      where c.account_id = ${scope.accountId}
+        and c.month >= ${firstWholeMonth}::date and c.month < ${afterWholeMonths}::date
+        and c.live
+        and ${channelInScope(scope, 'c.channel')}
+      group by 2
+      union all
+      select 'check_in_weekday', check_in_weekday, stays from edge_cohort
+      union all
+      select 'booking_weekday', mod(mod(check_in_weekday - 1 - lead_days, 7) + 7, 7) + 1, stays from edge_cohort
+      union all
+      select 'lead_days', lead_days, stays from edge_cohort
+      union all
+      select 'guests', guests, stays from edge_cohort
+      union all
+      select 'nights', nights, stays from edge_groups where by_stay and start_date >= window_start
+      union all
+      select l.kind, w.weekday,
+        l.runs * (l.nights / 7 + (mod(w.weekday - l.first_weekday + 7, 7) < mod(l.nights, 7))::integer)
+      from run_lengths l
+      cross join generate_series(1, 7) as w (weekday)
+    ) counts
+    group by kind, value`.execute(db);
   return rows.map((row) => ({ kind: row.kind, value: Number(row.value), count: Number(row.count) }));
+}
+
+/**
+ * The accepted stays in scope that hold nights of each edge window `[from, until)`, with the window's
+ * bounds: those checking in during it with their check-in weekday, lead days and party size (the cohort),
+ * and those checking in before it with nulls there (occupancy only). Each select reads one check-in range
+ * of `reservations_accepted_check_in`; without windows, no rows.
+ */
+function edgeStays(
+  scope: AnalyticsScope,
+  windows: readonly { from: LocalDate; until: LocalDate }[],
+  monday: RawBuilder<unknown>,
+  longestStay: number,
+): RawBuilder<unknown> {
+  if (windows.length === 0) {
+    return sql`
+      select null::date as window_start, null::date as window_end, null::date as start_date,
+        null::integer as nights, null::integer as check_in_weekday, null::integer as lead_days,
+        null::integer as guests
+      where false`;
+  }
+  const inScope = sql`r.account_id = ${scope.accountId}
+    and r.status = 'accepted'
+    and ${listingInScope(scope, 'r.listing_id')}
+    and ${channelInScope(scope, 'r.channel')}`;
+  return sql.join(
+    windows.map(
+      ({ from, until }) => sql`
+        select ${from}::date as window_start, ${until}::date as window_end, r.start_date, r.nights,
+          mod(r.start_date - ${monday}, 7) + 1 as check_in_weekday, r.start_date - r.booked_on as lead_days,
+          r.adults + r.children as guests
+        from reservations r
+        where ${inScope} and r.start_date >= ${from}::date and r.start_date < ${until}::date
+        union all
+        select ${from}::date, ${until}::date, r.start_date, r.nights, null, null, null
+        from reservations r
+        where ${inScope}
+          and r.start_date between ${addDays(from, -longestStay)}::date and ${addDays(from, -1)}::date
+          and r.start_date + r.nights > ${from}::date`,
+    ),
+    sql` union all `,
+  );
 }
 
 /**
