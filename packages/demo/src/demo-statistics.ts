@@ -3,14 +3,16 @@ import { type Kysely, sql } from 'kysely';
 import { demoTables } from './demo-writer.ts';
 
 /**
- * The tables a demo load fills besides {@link demoTables}: `calendar_gaps` and `calendar_hold_spans` (statement
- * triggers on `calendar_holds`) and `check_in_month_facts` (on `reservations`) fill in the same statements as
- * the rows they derive from; the stay facts and guest waits are rebuilt once the rows are in.
+ * The tables a demo load fills besides {@link demoTables}: those kept by statement triggers fill in the same
+ * statements as the rows they derive from (`calendar_gaps` and `calendar_hold_spans` on `calendar_holds`;
+ * `check_in_month_facts` and `booking_pattern_facts` on `reservations`); the stay facts and guest waits are
+ * rebuilt once the rows are in.
  */
 export const demoDerivedTables = [
   'calendar_gaps',
   'calendar_hold_spans',
   'check_in_month_facts',
+  'booking_pattern_facts',
   'stay_night_facts',
   'stay_month_facts',
   'stay_account_month_facts',

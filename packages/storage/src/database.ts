@@ -252,6 +252,20 @@ export interface CheckInMonthFactsTable {
   nights: ColumnType<number, never, never>;
 }
 
+/**
+ * Accepted reservations' check-in weekdays, booking weekdays, stay lengths, party sizes (by check-in month) and
+ * booked nights by weekday (by night's month), per account and channel: a `tally` per `kind` and `value`. Moved
+ * by triggers on `reservations` (migration 0026).
+ */
+export interface BookingPatternFactsTable {
+  account_id: ColumnType<string, never, never>;
+  month: ColumnType<string, never, never>;
+  channel: ColumnType<string, never, never>;
+  kind: ColumnType<string, never, never>;
+  value: ColumnType<number, never, never>;
+  tally: ColumnType<number, never, never>;
+}
+
 /** Sold nights and money per listing, month, channel and currency; moved with every `stay_night_facts` change. */
 export interface StayMonthFactsTable {
   listing_id: string;
@@ -553,6 +567,7 @@ export interface Database {
   stay_month_facts: StayMonthFactsTable;
   stay_account_month_facts: StayAccountMonthFactsTable;
   check_in_month_facts: CheckInMonthFactsTable;
+  booking_pattern_facts: BookingPatternFactsTable;
   message_rules: MessageRulesTable;
   messages: MessagesTable;
   guest_waits: GuestWaitsTable;
