@@ -5,14 +5,15 @@ import { demoTables } from './demo-writer.ts';
 /**
  * The tables a demo load fills besides {@link demoTables}: those kept by statement triggers fill in the same
  * statements as the rows they derive from (`calendar_gaps` and `calendar_hold_spans` on `calendar_holds`;
- * `check_in_month_facts` and `booking_pattern_facts` on `reservations`); the stay facts and guest waits are
- * rebuilt once the rows are in.
+ * `check_in_month_facts` and `booking_pattern_facts` on `reservations`; `pace_snapshot_months` on
+ * `reservation_changes`); the stay facts and guest waits are rebuilt once the rows are in.
  */
 export const demoDerivedTables = [
   'calendar_gaps',
   'calendar_hold_spans',
   'check_in_month_facts',
   'booking_pattern_facts',
+  'pace_snapshot_months',
   'stay_night_facts',
   'stay_month_facts',
   'stay_account_month_facts',

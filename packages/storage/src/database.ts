@@ -266,6 +266,23 @@ export interface BookingPatternFactsTable {
   tally: ColumnType<number, never, never>;
 }
 
+/**
+ * Accepted change-log snapshots per account, stay month, UTC week begun and week replaced ('infinity' while
+ * valid) and currency: nights, even-spread rent, check-ins and stays crossing in. Moved by triggers on
+ * `reservation_changes` (migration 0028).
+ */
+export interface PaceSnapshotMonthsTable {
+  account_id: ColumnType<string, never, never>;
+  stay_month: ColumnType<string, never, never>;
+  began_week: ColumnType<string, never, never>;
+  replaced_week: ColumnType<string, never, never>;
+  currency: ColumnType<string, never, never>;
+  nights: ColumnType<string, never, never>;
+  rent_minor: ColumnType<string, never, never>;
+  checks_in: ColumnType<number, never, never>;
+  crosses_in: ColumnType<number, never, never>;
+}
+
 /** Sold nights and money per listing, month, channel and currency; moved with every `stay_night_facts` change. */
 export interface StayMonthFactsTable {
   listing_id: string;
@@ -568,6 +585,7 @@ export interface Database {
   stay_account_month_facts: StayAccountMonthFactsTable;
   check_in_month_facts: CheckInMonthFactsTable;
   booking_pattern_facts: BookingPatternFactsTable;
+  pace_snapshot_months: PaceSnapshotMonthsTable;
   message_rules: MessageRulesTable;
   messages: MessagesTable;
   guest_waits: GuestWaitsTable;

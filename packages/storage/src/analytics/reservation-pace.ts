@@ -12,7 +12,7 @@ import {
   samePeriodLastYear,
   shiftYears,
 } from '@innkeep/domain/analytics';
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { z } from 'zod';
 import type { Executor } from '../database.ts';
 import { type AnalyticsScope, analyticsMeta, channelInScope, listingInScope } from './analytics-scope.ts';
@@ -75,11 +75,15 @@ export async function paceStats(
     timeZone,
     readings.map((reading) => reading.asOf),
   );
-  const totals = await booksAt(db, scope, endOfDay, readings);
+  // Independent statements, sent together: on the pool each runs on a connection of its own.
+  const [totals, nightlyRent, [supply, lastYearSupply], events] = await Promise.all([
+    booksAt(db, scope, endOfDay, readings),
+    asOf === today ? rentAtNightlyRates(db, scope, period) : null,
+    supplyByPeriod(db, scope, [period, lastYearPeriod]),
+    pickupEvents(db, scope, endOfDay, period, asOf, windows),
+  ]);
   const [current, lastYear] = totals as [BooksTotals, BooksTotals];
-  const currentBooks = asOf === today ? await atNightlyRates(db, scope, period, current) : current;
-  const [supply, lastYearSupply] = await supplyByPeriod(db, scope, [period, lastYearPeriod]);
-  const events = await pickupEvents(db, scope, endOfDay, period, asOf, windows);
+  const currentBooks = nightlyRent === null ? current : { ...current, rentMinor: nightlyRent };
 
   const currencies = new Set([...currentBooks.rentMinor.keys(), ...lastYear.rentMinor.keys()]);
   const onTheBooks = booksFigures(readings[0] as BooksReading, currentBooks, supply?.availableNights ?? 0);
@@ -166,18 +170,18 @@ export async function paceStats(
 }
 
 /**
- * Today's books with their rent taken from the sold nights' nightly rates (the stay-night facts the revenue
- * tools read), so both give the same rent for the same future period. Today's accepted snapshots are the
- * reservations as they are now, so reservations and nights stay as the change log counts them.
+ * The rent of today's books taken from the sold nights' nightly rates (the stay-night facts the revenue tools
+ * read), per currency in minor units, so both give the same rent for the same future period. Today's accepted
+ * snapshots are the reservations as they are now, so reservations and nights stay as the change log counts
+ * them.
  */
-async function atNightlyRates(
+async function rentAtNightlyRates(
   db: Executor,
   scope: AnalyticsScope,
   period: AnalyticsPeriod,
-  books: BooksTotals,
-): Promise<BooksTotals> {
+): Promise<ReadonlyMap<string, number>> {
   const [sold = []] = await soldNightsByPeriod(db, scope, [period]);
-  return { ...books, rentMinor: new Map(sold.map((sums) => [sums.currency, sums.accommodation])) };
+  return new Map(sold.map((sums) => [sums.currency, sums.accommodation]));
 }
 
 /**
@@ -201,20 +205,34 @@ async function endsOfDays(
   };
 }
 
-/** Nights of the snapshot `s` inside `period`. */
-function nightsInside(period: AnalyticsPeriod) {
-  return sql`(least(s.end_date, ${addDays(period.endDate, 1)}::date) - greatest(s.start_date, ${period.startDate}::date))`;
+/** Nights of the snapshot `s` from the night `first` to the night before `afterLast` (SQL dates). */
+function nightsBetween(first: RawBuilder<unknown>, afterLast: RawBuilder<unknown>) {
+  return sql`(least(s.end_date, ${afterLast}) - greatest(s.start_date, ${first}))`;
 }
 
 /**
- * Rent of the snapshot `s` inside `period`: each night's even share, plus one spare cent on each of the
- * stay's first mod(rent, nights) nights that falls inside.
+ * Rent of the snapshot `s` from the night `first` to the night before `afterLast`: each night's even share,
+ * plus one spare cent on each of the stay's first mod(rent, nights) nights that falls inside.
  */
+function rentBetween(first: RawBuilder<unknown>, afterLast: RawBuilder<unknown>) {
+  const nights = nightsBetween(first, afterLast);
+  const nightsBefore = sql`(greatest(s.start_date, ${first}) - s.start_date)`;
+  return sql`(${nights} * (s.accommodation_minor / (s.end_date - s.start_date))
+    + greatest(0, least(${nights} + ${nightsBefore}, s.accommodation_minor % (s.end_date - s.start_date))
+      - ${nightsBefore}))`;
+}
+
+const firstNight = (period: AnalyticsPeriod) => sql`${period.startDate}::date`;
+const afterLastNight = (period: AnalyticsPeriod) => sql`${addDays(period.endDate, 1)}::date`;
+
+/** Nights of the snapshot `s` inside `period`. */
+function nightsInside(period: AnalyticsPeriod) {
+  return nightsBetween(firstNight(period), afterLastNight(period));
+}
+
+/** Rent of the snapshot `s` inside `period` ({@link rentBetween}). */
 function rentInside(period: AnalyticsPeriod) {
-  const nightsBefore = sql`(greatest(s.start_date, ${period.startDate}::date) - s.start_date)`;
-  return sql`(${nightsInside(period)} * (s.accommodation_minor / (s.end_date - s.start_date))
-    + greatest(0, least(${nightsInside(period)} + ${nightsBefore},
-      s.accommodation_minor % (s.end_date - s.start_date)) - ${nightsBefore}))`;
+  return rentBetween(firstNight(period), afterLastNight(period));
 }
 
 const periodKey = (reading: BooksReading) => `${reading.period.startDate}/${reading.period.endDate}`;
@@ -255,6 +273,32 @@ async function longestSnapshotNights(db: Executor, accountId: string): Promise<n
 }
 
 /**
+ * The books at each reading. Without a listing or channel filter, and when every period holds a whole calendar
+ * month, they come from the monthly roll-up of the snapshots ({@link booksFromMonths}); otherwise straight from
+ * the snapshots ({@link booksFromSnapshots}), as the roll-up is kept per account only.
+ */
+async function booksAt(
+  db: Executor,
+  scope: AnalyticsScope,
+  endOfDay: (date: LocalDate) => Date,
+  readings: readonly BooksReading[],
+): Promise<BooksTotals[]> {
+  const splits = readings.map((reading) => splitIntoMonths(reading.period));
+  if (scope.listingIds !== null || scope.channel !== null || splits.some((split) => split === null)) {
+    return booksFromSnapshots(db, scope, endOfDay, readings);
+  }
+  return booksFromMonths(
+    db,
+    scope,
+    readings.map((reading, index) => ({
+      index,
+      cutoff: endOfDay(reading.asOf),
+      split: splits[index] as PeriodMonths,
+    })),
+  );
+}
+
+/**
  * The books at each reading, in one statement with, per distinct period, one index range over the accepted
  * snapshots overlapping it (checking in from the period start − the longest snapshot to the period end) that
  * were on the books at any of its readings. That range adds up nights and rent once, from whole stays (the
@@ -262,7 +306,7 @@ async function longestSnapshotNights(db: Executor, accountId: string): Promise<n
  * snapshots not on the books at its moment, which began after or were replaced before it: only snapshots
  * that changed between the period's earliest and latest reading, found by {@link snapshotsChangedBetween}.
  */
-async function booksAt(
+async function booksFromSnapshots(
   db: Executor,
   scope: AnalyticsScope,
   endOfDay: (date: LocalDate) => Date,
@@ -316,15 +360,22 @@ async function booksAt(
       ) changed on changed.currency = t.currency
       cross join lateral (values ${sql.join(readingRows)}) as b (reading, reservations, nights, rent)`;
   });
-  const { rows } = await sql<{
-    reading: number;
-    currency: string;
-    reservations: number | string;
-    nights: number | string;
-    rent: number | string;
-  }>`${sql.join(branches, sql` union all `)}`.execute(db);
+  const { rows } = await sql<BooksRow>`${sql.join(branches, sql` union all `)}`.execute(db);
+  return totalsPerReading(readings.length, rows);
+}
 
-  return readings.map((_, index) => {
+/** One row of the books: a reading's figures in one currency. */
+interface BooksRow {
+  readonly reading: number;
+  readonly currency: string;
+  readonly reservations: number | string;
+  readonly nights: number | string;
+  readonly rent: number | string;
+}
+
+/** The books of each of `count` readings from rows holding at most one currency of a reading each. */
+function totalsPerReading(count: number, rows: readonly BooksRow[]): BooksTotals[] {
+  return Array.from({ length: count }, (_, index) => {
     const books = rows.filter((row) => Number(row.reading) === index);
     return {
       reservations: books.reduce((sum, row) => sum + Number(row.reservations), 0),
@@ -333,6 +384,184 @@ async function booksAt(
         books.filter((row) => Number(row.reservations) > 0).map((row) => [row.currency, Number(row.rent)]),
       ),
     };
+  });
+}
+
+/**
+ * A period cut at calendar months: the whole months inside it, and the days before and after them (null
+ * when there are none).
+ */
+interface PeriodMonths {
+  readonly months: AnalyticsPeriod;
+  readonly head: AnalyticsPeriod | null;
+  readonly tail: AnalyticsPeriod | null;
+}
+
+const firstOfMonth = (date: LocalDate): LocalDate => `${date.slice(0, 8)}01`;
+
+/** `period` cut at calendar months, or null when it holds no whole month. */
+function splitIntoMonths(period: AnalyticsPeriod): PeriodMonths | null {
+  const monthsStart = period.startDate.endsWith('-01')
+    ? period.startDate
+    : firstOfMonth(addDays(firstOfMonth(period.startDate), 31));
+  const monthsEnd = firstOfMonth(addDays(period.endDate, 1));
+  if (monthsStart >= monthsEnd) return null;
+  return {
+    months: { startDate: monthsStart, endDate: addDays(monthsEnd, -1) },
+    head:
+      period.startDate < monthsStart
+        ? { startDate: period.startDate, endDate: addDays(monthsStart, -1) }
+        : null,
+    tail: monthsEnd <= period.endDate ? { startDate: monthsEnd, endDate: period.endDate } : null,
+  };
+}
+
+/** The roll-up's week (Monday, UTC) that `instant` falls in, and the instants it starts and ends at. */
+function snapshotWeek(instant: Date): { week: LocalDate; from: Date; to: Date } {
+  const dayMs = 86_400_000;
+  const midnight = Date.UTC(instant.getUTCFullYear(), instant.getUTCMonth(), instant.getUTCDate());
+  const monday = midnight - ((new Date(midnight).getUTCDay() + 6) % 7) * dayMs;
+  return {
+    week: new Date(monday).toISOString().slice(0, 10),
+    from: new Date(monday),
+    to: new Date(monday + 7 * dayMs),
+  };
+}
+
+/** One reading for {@link booksFromMonths}: its index among the readings, moment and cut period. */
+interface MonthsReading {
+  readonly index: number;
+  readonly cutoff: Date;
+  readonly split: PeriodMonths;
+}
+
+/**
+ * The books at each reading from `pace_snapshot_months` (accepted snapshots rolled up by stay month and the
+ * weeks they began and were replaced in). A period's reservations are the snapshots checking in inside it plus
+ * those crossing into its first night; its nights and rent add up month by month (the even spread with its
+ * spare cents is additive over consecutive nights). Per reading at moment C in week W, in one statement (one
+ * plan for every reading, joined to them laterally):
+ * - the roll-up rows of the whole months that began before W and were replaced after it (or never): all on
+ *   the books at C;
+ * - the snapshots that began in W before C (and were not replaced by C), or began before W and were replaced
+ *   in W at or after C, read raw over two short index ranges; the rest of W's are off the books at C;
+ * - the days before and after the whole months, read raw ({@link edgeBooks}) over a few weeks of check-ins.
+ */
+async function booksFromMonths(
+  db: Executor,
+  scope: AnalyticsScope,
+  readings: readonly MonthsReading[],
+): Promise<BooksTotals[]> {
+  const readingRows = sql.join(
+    readings.map(({ index, cutoff, split }) => {
+      const { week, from, to } = snapshotWeek(cutoff);
+      // Without days before the whole months, the snapshots crossing into their first month cross into the
+      // period's first night, and count.
+      return sql`(${index}::integer, ${cutoff}::timestamptz, ${week}::date, ${from}::timestamptz,
+        ${to}::timestamptz, ${split.months.startDate}::date, ${addDays(split.months.endDate, 1)}::date,
+        ${split.head === null}::boolean)`;
+    }),
+  );
+  const columns = sql`s.currency, s.start_date, s.end_date, s.accommodation_minor`;
+  const overlapsMonths = sql`s.account_id = ${scope.accountId} and s.status = 'accepted'
+    and s.end_date > r.months_start and s.start_date < r.months_after`;
+  const monthsNights = nightsBetween(sql`r.months_start`, sql`r.months_after`);
+  const monthsRent = rentBetween(sql`r.months_start`, sql`r.months_after`);
+  const wholeMonths = sql`
+    select r.reading, b.currency, b.reservations, b.nights, b.rent
+    from (values ${readingRows})
+      as r (reading, cutoff, week, week_from, week_to, months_start, months_after, counts_crossings)
+    cross join lateral (
+      select f.currency,
+        sum(f.checks_in) + coalesce(sum(f.crosses_in) filter (where f.stay_month = r.months_start
+          and r.counts_crossings), 0) as reservations,
+        sum(f.nights) as nights, sum(f.rent_minor) as rent
+      from pace_snapshot_months f
+      where f.account_id = ${scope.accountId}
+        and f.stay_month >= r.months_start and f.stay_month < r.months_after
+        and f.began_week < r.week and f.replaced_week > r.week
+      group by f.currency
+      union all
+      select s.currency, count(*) filter (where r.counts_crossings or s.start_date >= r.months_start),
+        sum(${monthsNights}), sum(${monthsRent})
+      from (
+        select ${columns} from reservation_changes s
+        where ${overlapsMonths} and s.changed_at >= r.week_from and s.changed_at < r.cutoff
+          and (s.valid_until is null or s.valid_until >= r.cutoff)
+        union all
+        select ${columns} from reservation_changes s
+        where ${overlapsMonths} and s.valid_until >= r.cutoff and s.valid_until < r.week_to
+          and s.changed_at < r.week_from
+      ) s
+      group by s.currency
+    ) b`;
+
+  const hasEdges = readings.some(({ split }) => split.head !== null || split.tail !== null);
+  const longestSnapshot = hasEdges ? await longestSnapshotNights(db, scope.accountId) : 0;
+  const edges = [
+    ...edgeBooks(scope, readings, longestSnapshot, (split) => split.head, true),
+    ...edgeBooks(scope, readings, longestSnapshot, (split) => split.tail, false),
+  ];
+
+  const { rows } = await sql<BooksRow>`
+    select b.reading, b.currency, sum(b.reservations) as reservations, sum(b.nights) as nights,
+      sum(b.rent) as rent
+    from (${sql.join([wholeMonths, ...edges], sql` union all `)}) b
+    group by b.reading, b.currency`.execute(db);
+  return totalsPerReading(readings.length, rows);
+}
+
+/**
+ * Rows of {@link booksFromMonths} for the days before (`pick` = head) or after (tail) the whole months: per
+ * distinct run of days, one index range over the snapshots overlapping it (checking in from its start − the
+ * longest snapshot to its end), from which each of its readings adds up those on the books at its moment. The
+ * days before count every snapshot overlapping them (`countsCrossings`); the days after only those checking in
+ * then, as the others already counted.
+ */
+function edgeBooks(
+  scope: AnalyticsScope,
+  readings: readonly MonthsReading[],
+  longestSnapshot: number,
+  pick: (split: PeriodMonths) => AnalyticsPeriod | null,
+  countsCrossings: boolean,
+): RawBuilder<unknown>[] {
+  const sameDays = new Map<string, { days: AnalyticsPeriod; readings: MonthsReading[] }>();
+  for (const reading of readings) {
+    const days = pick(reading.split);
+    if (days === null) continue;
+    const key = `${days.startDate}/${days.endDate}`;
+    const group = sameDays.get(key) ?? { days, readings: [] };
+    group.readings.push(reading);
+    sameDays.set(key, group);
+  }
+  return [...sameDays.values()].map(({ days, readings: dayReadings }) => {
+    const cutoffTimes = dayReadings.map(({ cutoff }) => cutoff.getTime());
+    const columns = dayReadings.map(({ index, cutoff }) => {
+      const on = sql`(s.changed_at < ${cutoff}::timestamptz
+        and (s.valid_until is null or s.valid_until >= ${cutoff}::timestamptz))`;
+      const counted = countsCrossings ? on : sql`(${on} and s.start_date >= ${days.startDate}::date)`;
+      return sql`count(*) filter (where ${counted}) as ${sql.ref(`reservations_${index}`)},
+        sum(${nightsInside(days)}) filter (where ${on}) as ${sql.ref(`nights_${index}`)},
+        sum(${rentInside(days)}) filter (where ${on}) as ${sql.ref(`rent_${index}`)}`;
+    });
+    const readingRows = dayReadings.map(
+      ({ index }) => sql`(${index}::integer, ${sql.ref(`e.reservations_${index}`)},
+        ${sql.ref(`e.nights_${index}`)}, ${sql.ref(`e.rent_${index}`)})`,
+    );
+    return sql`
+      select b.reading, e.currency, b.reservations, b.nights, b.rent
+      from (
+        select s.currency, ${sql.join(columns)}
+        from reservation_changes s
+        where s.account_id = ${scope.accountId}
+          and s.status = 'accepted'
+          and s.start_date between ${addDays(days.startDate, -longestSnapshot)}::date and ${days.endDate}::date
+          and s.end_date > ${days.startDate}::date
+          and s.changed_at < ${new Date(Math.max(...cutoffTimes))}::timestamptz
+          and (s.valid_until is null or s.valid_until >= ${new Date(Math.min(...cutoffTimes))}::timestamptz)
+        group by s.currency
+      ) e
+      cross join lateral (values ${sql.join(readingRows)}) as b (reading, reservations, nights, rent)`;
   });
 }
 
