@@ -6,7 +6,8 @@ import { demoTables } from './demo-writer.ts';
  * The tables a demo load fills besides {@link demoTables}: those kept by statement triggers fill in the same
  * statements as the rows they derive from (`calendar_gaps` and `calendar_hold_spans` on `calendar_holds`;
  * `check_in_month_facts` and `booking_pattern_facts` on `reservations`; `pace_snapshot_months` on
- * `reservation_changes`); the stay facts and guest waits are rebuilt once the rows are in.
+ * `reservation_changes`); the stay facts and the guest waits (with their buckets and listing months) are
+ * rebuilt once the rows are in.
  */
 export const demoDerivedTables = [
   'calendar_gaps',
@@ -19,6 +20,7 @@ export const demoDerivedTables = [
   'stay_account_month_facts',
   'guest_waits',
   'guest_wait_buckets',
+  'listing_wait_months',
 ] as const satisfies readonly (keyof Database)[];
 
 /**

@@ -369,6 +369,36 @@ export interface GuestWaitBucketsTable {
   times: number[];
 }
 
+/**
+ * Response times per account, way of counting a reply, month and listing: counts, sums, answered-within
+ * counts at doubling limits (60 s … 122,880 s) and the answered times unsorted. Moved beside
+ * `guest_wait_buckets` by every write of `guest_waits` (migration 0027).
+ */
+export interface ListingWaitMonthsTable {
+  account_id: string;
+  replies: 'host' | 'any';
+  month: string;
+  listing_id: string;
+  waits: number;
+  answered: number;
+  total_seconds: number;
+  within_hour: number;
+  within_day: number;
+  within_60: number;
+  within_120: number;
+  within_240: number;
+  within_480: number;
+  within_960: number;
+  within_1920: number;
+  within_3840: number;
+  within_7680: number;
+  within_15360: number;
+  within_30720: number;
+  within_61440: number;
+  within_122880: number;
+  times: number[];
+}
+
 export interface MessageRulesTable {
   id: string;
   account_id: string;
@@ -590,6 +620,7 @@ export interface Database {
   messages: MessagesTable;
   guest_waits: GuestWaitsTable;
   guest_wait_buckets: GuestWaitBucketsTable;
+  listing_wait_months: ListingWaitMonthsTable;
   pricing_rules: PricingRulesTable;
   locks: LocksTable;
   lock_listings: LockListingsTable;

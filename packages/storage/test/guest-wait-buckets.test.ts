@@ -2,8 +2,9 @@ import { addDays, newId } from '@innkeep/domain';
 import type { GuestAnalyticsUseCases } from '@innkeep/domain/analytics';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listingWithinColumn, listingWithinSeconds } from '../src/analytics/guest-wait-buckets.ts';
 import { rebuildGuestWaits, refreshGuestWaits } from '../src/analytics/guest-waits.ts';
-import { bucketedMonthsOf } from '../src/analytics/response-time-buckets.ts';
+import { bucketedMonthsOf, monthlyListingRows } from '../src/analytics/response-time-buckets.ts';
 import {
   type BreakdownRow,
   toResponseBreakdown,
@@ -105,6 +106,26 @@ async function snapshotBuckets(db: Executor, accountId: string) {
   return rows;
 }
 
+/** The listing months of an account with sorted times, without rows later writes emptied. */
+async function snapshotListingMonths(db: Executor, accountId: string) {
+  const { rows } = await sql<Record<string, unknown>>`
+    select replies, month, listing_id, waits, answered, total_seconds, within_hour, within_day,
+      ${sql.join(listingWithinSeconds.map((seconds) => sql.ref(listingWithinColumn(seconds))))},
+      array(select t from unnest(times) t order by t) as times
+    from listing_wait_months
+    where account_id = ${accountId} and waits <> 0
+    order by replies, month, listing_id`.execute(db);
+  return rows;
+}
+
+/** Both roll-ups of an account's waits: the buckets and the listing months. */
+async function snapshotRollups(db: Executor, accountId: string) {
+  return {
+    buckets: await snapshotBuckets(db, accountId),
+    listingMonths: await snapshotListingMonths(db, accountId),
+  };
+}
+
 /** `percentile_cont` of sorted numbers. */
 function percentile(sorted: readonly number[], fraction: number): number | null {
   if (sorted.length === 0) return null;
@@ -115,6 +136,7 @@ function percentile(sorted: readonly number[], fraction: number): number | null 
 }
 
 interface Wait {
+  listing_id: string;
   channel: string;
   stage: string;
   local_date: string;
@@ -128,7 +150,7 @@ interface Wait {
 /** Every wait of an account with what the breakdown groups and measures. */
 async function waitsOf(db: Executor, accountId: string): Promise<Wait[]> {
   const { rows } = await sql<Wait>`
-    select channel, stage, local_date, local_hour, local_weekday, guest_message_at, response_seconds,
+    select listing_id, channel, stage, local_date, local_hour, local_weekday, guest_message_at, response_seconds,
       automated_seconds
     from guest_waits where account_id = ${accountId}`.execute(db);
   return rows;
@@ -139,6 +161,57 @@ async function waitsOf(db: Executor, accountId: string): Promise<Wait[]> {
  * the SQL (either path) against.
  */
 function expectedBreakdown(waits: readonly Wait[], selection: Omit<WaitSelection, 'scope'>) {
+  const { inPeriod, rowOf } = expectedRows(waits, selection);
+  const groupsOf = <K>(keyOf: (wait: Wait) => K) => {
+    const groups = new Map<K, Wait[]>();
+    for (const wait of inPeriod) groups.set(keyOf(wait), [...(groups.get(keyOf(wait)) ?? []), wait]);
+    return [...groups];
+  };
+  const rows: BreakdownRow[] = [
+    ...(inPeriod.length > 0 ? [rowOf('overall', {}, inPeriod)] : []),
+    ...groupsOf((wait) => wait.channel).map(([channel, group]) => rowOf('channel', { channel }, group)),
+    ...groupsOf((wait) => wait.stage).map(([stage, group]) => rowOf('stage', { stage }, group)),
+    ...groupsOf((wait) => wait.local_hour).map(([hour, group]) => rowOf('hour', { local_hour: hour }, group)),
+    ...groupsOf((wait) => wait.local_weekday).map(([day, group]) =>
+      rowOf('weekday', { local_weekday: day }, group),
+    ),
+  ];
+  const { overall, byChannel, byStage, byHour, byWeekday } = toResponseBreakdown(rows);
+  return { overall, byChannel, byStage, byHour, byWeekday };
+}
+
+/**
+ * The breakdown's listing rows computed here from the waits: every listing with waits in the period, the
+ * slowest `listingLimit` by median (none answered first, then more waits, then id), and how many there were.
+ */
+function expectedListings(
+  waits: readonly Wait[],
+  names: ReadonlyMap<string, string>,
+  selection: Omit<WaitSelection, 'scope'>,
+  listingLimit: number,
+) {
+  const { inPeriod, rowOf } = expectedRows(waits, selection);
+  const listingIds = [...new Set(inPeriod.map((wait) => wait.listing_id))];
+  const ranked = listingIds
+    .map((listingId) =>
+      rowOf(
+        'listing',
+        { listing_id: listingId, listing_name: names.get(listingId) ?? null, listings: listingIds.length },
+        inPeriod.filter((wait) => wait.listing_id === listingId),
+      ),
+    )
+    .sort(
+      (a, b) =>
+        (b.median_seconds ?? Number.POSITIVE_INFINITY) - (a.median_seconds ?? Number.POSITIVE_INFINITY) ||
+        b.waits - a.waits ||
+        ((a.listing_id ?? '') < (b.listing_id ?? '') ? -1 : 1),
+    );
+  const { byListing, listingsTruncated, listingCount } = toResponseBreakdown(ranked.slice(0, listingLimit));
+  return { byListing, listingsTruncated, listingCount };
+}
+
+/** The waits of a period and the measures of any group of them, as the definitions say. */
+function expectedRows(waits: readonly Wait[], selection: Omit<WaitSelection, 'scope'>) {
   const { period, countAutomatedReplies } = selection;
   const inPeriod = waits.filter(
     (wait) => wait.local_date >= period.startDate && wait.local_date <= period.endDate,
@@ -183,22 +256,7 @@ function expectedBreakdown(waits: readonly Wait[], selection: Omit<WaitSelection
       day_decided: decidedAfter(86_400),
     };
   };
-  const groupsOf = <K>(keyOf: (wait: Wait) => K) => {
-    const groups = new Map<K, Wait[]>();
-    for (const wait of inPeriod) groups.set(keyOf(wait), [...(groups.get(keyOf(wait)) ?? []), wait]);
-    return [...groups];
-  };
-  const rows: BreakdownRow[] = [
-    ...(inPeriod.length > 0 ? [rowOf('overall', {}, inPeriod)] : []),
-    ...groupsOf((wait) => wait.channel).map(([channel, group]) => rowOf('channel', { channel }, group)),
-    ...groupsOf((wait) => wait.stage).map(([stage, group]) => rowOf('stage', { stage }, group)),
-    ...groupsOf((wait) => wait.local_hour).map(([hour, group]) => rowOf('hour', { local_hour: hour }, group)),
-    ...groupsOf((wait) => wait.local_weekday).map(([day, group]) =>
-      rowOf('weekday', { local_weekday: day }, group),
-    ),
-  ];
-  const { overall, byChannel, byStage, byHour, byWeekday } = toResponseBreakdown(rows);
-  return { overall, byChannel, byStage, byHour, byWeekday };
+  return { inPeriod, rowOf };
 }
 
 describe.each(testDatabaseKinds)('response-time buckets on %s', (kind) => {
@@ -226,7 +284,7 @@ describe.each(testDatabaseKinds)('response-time buckets on %s', (kind) => {
 
   it('stay equal to a rebuild through new threads, replies to old ones and unchanged rewrites', async () => {
     const { accountId } = portfolio.account;
-    const before = await snapshotBuckets(handle.db, accountId);
+    const before = await snapshotRollups(handle.db, accountId);
     // The other half arrive message by message, each written with its thread's waits as the stores do.
     for (const stay of portfolio.stays.filter((_, index) => index % 2 === 1).slice(0, 40)) {
       const opened = new Date(`${addDays(stay.startDate, -random.int(0, 40))}T0${random.int(0, 9)}:05:00Z`);
@@ -246,11 +304,14 @@ describe.each(testDatabaseKinds)('response-time buckets on %s', (kind) => {
       bulk.map((stay) => stay.id),
     );
     // Rewriting threads whose messages did not change moves nothing: not even a row version changes.
-    const settled = await snapshotBuckets(handle.db, accountId);
+    const settled = await snapshotRollups(handle.db, accountId);
     const versions = () =>
       sql<{ xmin: string }>`
-        select xmin::text from guest_wait_buckets where account_id = ${accountId}
-        order by replies, month, dimension, group_key, bucket`.execute(handle.db);
+        (select xmin::text from guest_wait_buckets where account_id = ${accountId}
+          order by replies, month, dimension, group_key, bucket)
+        union all
+        (select xmin::text from listing_wait_months where account_id = ${accountId}
+          order by replies, month, listing_id)`.execute(handle.db);
     const settledVersions = (await versions()).rows;
     await refreshGuestWaits(
       handle.db,
@@ -260,7 +321,7 @@ describe.each(testDatabaseKinds)('response-time buckets on %s', (kind) => {
 
     expect(settled).not.toEqual(before);
     await rebuildGuestWaits(handle.db, accountId);
-    expect(await snapshotBuckets(handle.db, accountId)).toEqual(settled);
+    expect(await snapshotRollups(handle.db, accountId)).toEqual(settled);
   });
 
   it('answer the breakdown as the waits themselves do, over whole months, edges and undecided days', async () => {
@@ -301,6 +362,45 @@ describe.each(testDatabaseKinds)('response-time buckets on %s', (kind) => {
     expect(bucketed).toBeLessThan(periods.length * 2);
   });
 
+  it('rank the listings from the listing months as the waits themselves do', async () => {
+    const { accountId } = portfolio.account;
+    const waits = await waitsOf(handle.db, accountId);
+    const names = new Map(
+      (
+        await handle.db
+          .selectFrom('listings')
+          .select(['id', 'name'])
+          .where('account_id', '=', accountId)
+          .execute()
+      ).map((listing) => [listing.id, listing.name]),
+    );
+    const scope = { accountId, listingIds: null, listingGroupId: null, channel: null, listingCount: 6 };
+    const periods = [
+      { startDate: '2025-01-01', endDate: '2025-12-31' },
+      { startDate: '2025-03-17', endDate: '2025-11-05' },
+      { startDate: '2026-02-01', endDate: '2026-05-31' },
+      ...Array.from({ length: 6 }, () => randomPeriod(random, portfolio.range, 400)),
+    ];
+    let ranked = 0;
+    for (const period of periods) {
+      for (const countAutomatedReplies of [false, true]) {
+        const selection = { scope, period, countAutomatedReplies, now };
+        const months = bucketedMonthsOf(selection);
+        if (months === null) continue;
+        for (const listingLimit of [3, 10]) {
+          const rows = await monthlyListingRows(handle.db, selection, months, listingLimit);
+          const { byListing, listingsTruncated, listingCount } = toResponseBreakdown(rows);
+          expect(
+            { byListing, listingsTruncated, listingCount },
+            `${period.startDate}..${period.endDate}, automated replies ${countAutomatedReplies}, ${listingLimit}`,
+          ).toEqual(expectedListings(waits, names, selection, listingLimit));
+          ranked += 1;
+        }
+      }
+    }
+    expect(ranked).toBeGreaterThanOrEqual(8);
+  });
+
   it('take out one of two equal times when one of their waits changes', async () => {
     const { accountId } = portfolio.account;
     const quiet = await quietReservations(handle.db, accountId, 2);
@@ -314,10 +414,10 @@ describe.each(testDatabaseKinds)('response-time buckets on %s', (kind) => {
     const changed = quiet[0] ?? '';
     await insertMessage(handle.db, accountId, changed, 'host', '2024-03-05T10:05:00Z');
     await refreshGuestWaits(handle.db, [changed]);
-    const written = await snapshotBuckets(handle.db, accountId);
+    const written = await snapshotRollups(handle.db, accountId);
     await rebuildGuestWaits(handle.db, accountId);
-    expect(await snapshotBuckets(handle.db, accountId)).toEqual(written);
-    expect(written).toContainEqual(
+    expect(await snapshotRollups(handle.db, accountId)).toEqual(written);
+    expect(written.buckets).toContainEqual(
       expect.objectContaining({ replies: 'host', dimension: 'overall', answered: 1, times: [600] }),
     );
   });
@@ -353,6 +453,34 @@ describe.each(testDatabaseKinds)('response-time buckets on %s', (kind) => {
     const after = await analytics.getResponseTimeBreakdown(portfolio.account.owner, year);
     await rebuildGuestWaits(handle.db, portfolio.account.accountId);
     expect(after.overall.waits).toBe(before.overall.waits + 5);
+  });
+
+  it('rank the listings from the listing months for whole months', async () => {
+    const { accountId } = portfolio.account;
+    const selection = {
+      scope: { accountId, listingIds: null, listingGroupId: null, channel: null, listingCount: 6 },
+      period: { startDate: '2025-01-01', endDate: '2025-12-31' },
+      countAutomatedReplies: false,
+      now,
+    };
+    const months = bucketedMonthsOf(selection);
+    if (months === null) throw new Error('2025 is a year of whole decided months');
+    const waitsOfListings = async () =>
+      new Map(
+        (await monthlyListingRows(handle.db, selection, months, 10)).map((row) => [
+          row.listing_id,
+          Number(row.waits),
+        ]),
+      );
+    const before = await waitsOfListings();
+    const { rows } = await sql<{ listing_id: string }>`
+      update listing_wait_months set waits = waits + 5
+      where account_id = ${accountId} and replies = 'host' and month = '2025-07-01'
+      returning listing_id`.execute(handle.db);
+    const after = await waitsOfListings();
+    await rebuildGuestWaits(handle.db, accountId);
+    expect(rows.length).toBeGreaterThan(0);
+    for (const { listing_id } of rows) expect(after.get(listing_id)).toBe((before.get(listing_id) ?? 0) + 5);
   });
 
   it('leave out groups whose rows later writes emptied', async () => {
@@ -403,7 +531,7 @@ describe('response-time buckets written at once on postgres', () => {
       threadOn(first.id, '2025-03-10T09:00:00Z'),
       threadOn(second.id, '2025-03-10T09:00:00Z'),
     );
-    const written = await snapshotBuckets(handle.db, portfolio.account.accountId);
+    const written = await snapshotRollups(handle.db, portfolio.account.accountId);
     const threads = await handle.db
       .selectFrom('guest_waits')
       .select('reservation_id')
@@ -413,7 +541,7 @@ describe('response-time buckets written at once on postgres', () => {
     expect(threads).toHaveLength(2);
     // A move lost to the other writer would leave the buckets short of what the waits rebuild them to.
     await rebuildGuestWaits(handle.db, portfolio.account.accountId);
-    expect(await snapshotBuckets(handle.db, portfolio.account.accountId)).toEqual(written);
+    expect(await snapshotRollups(handle.db, portfolio.account.accountId)).toEqual(written);
   });
 
   it('keeps both of two messages written at once to one thread', async () => {
@@ -435,8 +563,8 @@ describe('response-time buckets written at once on postgres', () => {
       select response_seconds from guest_waits where reservation_id = ${reservationId}
       order by guest_message_at`.execute(handle.db);
     expect(rows).toEqual([{ response_seconds: 1800 }, { response_seconds: null }]);
-    const written = await snapshotBuckets(handle.db, accountId);
+    const written = await snapshotRollups(handle.db, accountId);
     await rebuildGuestWaits(handle.db, accountId);
-    expect(await snapshotBuckets(handle.db, accountId)).toEqual(written);
+    expect(await snapshotRollups(handle.db, accountId)).toEqual(written);
   });
 });

@@ -47,9 +47,10 @@ export function bucketTimes(keep: RawBuilder<unknown> = sql`true`): RawBuilder<n
   return sql`coalesce(array_agg(r.seconds) filter (where r.seconds is not null and ${keep}), '{}')`;
 }
 
-/** A wait as the buckets count it: the `guest_waits` columns they read. */
+/** A wait as the buckets and listing months count it: the `guest_waits` columns they read. */
 export interface BucketedWait {
   account_id: string;
+  listing_id: string;
   local_date: string;
   channel: string;
   stage: string;
@@ -61,7 +62,7 @@ export interface BucketedWait {
 
 /** The columns of {@link BucketedWait}, to return from writes to `guest_waits`. */
 export const bucketedWaitColumns: RawBuilder<unknown> = sql`
-  account_id, local_date, channel, stage, local_hour, local_weekday, response_seconds, automated_seconds`;
+  account_id, listing_id, local_date, channel, stage, local_hour, local_weekday, response_seconds, automated_seconds`;
 
 /**
  * The bucket rows of both reply countings over the signed waits `w` of `source` (a `sign` column: 1 added, -1
@@ -79,11 +80,58 @@ function signedBucketRows(source: RawBuilder<unknown>): RawBuilder<unknown> {
       guest_wait_bucket(r.seconds)`;
 }
 
+/**
+ * The limits of `listing_wait_months`' answered-within counts (`within_60` … `within_122880`), in seconds:
+ * a minute, doubling up to 34 hours. Summed over a listing's months they say between which two limits its
+ * median lies.
+ */
+export const listingWithinSeconds = [
+  60, 120, 240, 480, 960, 1920, 3840, 7680, 15360, 30720, 61440, 122880,
+] as const;
+
+/** The column of `listing_wait_months` counting the waits answered within `seconds`. */
+export function listingWithinColumn(seconds: (typeof listingWithinSeconds)[number]): string {
+  return `within_${seconds}`;
+}
+
+const listingWithinColumns = listingWithinSeconds.map((seconds) => sql.ref(listingWithinColumn(seconds)));
+
+/**
+ * The answered-within counts of `listing_wait_months` over waits `w` whose response time is `r.seconds`, each
+ * wait weighing `sign`, in the order of {@link listingWithinSeconds}.
+ */
+export function listingWithinCounts(sign: RawBuilder<unknown> = sql`1`): RawBuilder<unknown> {
+  return sql.join(
+    listingWithinSeconds.map(
+      (seconds) =>
+        sql`coalesce(sum(${sign}) filter (where r.seconds <= ${sql.lit(seconds)}), 0)::integer as ${sql.ref(listingWithinColumn(seconds))}`,
+    ),
+  );
+}
+
+/**
+ * The `listing_wait_months` rows of both reply countings over the signed waits `w` of `source`, as
+ * {@link signedBucketRows} gives the buckets': one per account, reply counting, month and listing.
+ */
+function signedListingMonthRows(source: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`
+    select w.account_id, r.replies, date_trunc('month', w.local_date)::date as month, w.listing_id,
+      ${bucketCountColumns(sql`w.sign`)}, ${listingWithinCounts(sql`w.sign`)},
+      ${bucketTimes(sql`w.sign < 0`)} as removed_times, ${bucketTimes(sql`w.sign > 0`)} as added_times
+    from ${source}
+    cross join lateral (values ('host', ${repliedSeconds('host')}), ('any', ${repliedSeconds('any')})) r (replies, seconds)
+    group by w.account_id, r.replies, date_trunc('month', w.local_date)::date, w.listing_id`;
+}
+
+const listingMonthColumns = sql`
+  (account_id, replies, month, listing_id, waits, answered, total_seconds, within_hour, within_day,
+   ${sql.join(listingWithinColumns)}, times)`;
+
 const bucketColumns = sql`
   (account_id, replies, month, dimension, group_key, bucket, waits, answered, total_seconds, within_hour,
    within_day, times)`;
 
-/** Rebuilds every `guest_wait_buckets` row of one account from its `guest_waits`. */
+/** Rebuilds every `guest_wait_buckets` and `listing_wait_months` row of one account from its `guest_waits`. */
 export async function rebuildGuestWaitBuckets(trx: Executor, accountId: string): Promise<void> {
   await sql`delete from guest_wait_buckets where account_id = ${accountId}`.execute(trx);
   await sql`
@@ -93,16 +141,25 @@ export async function rebuildGuestWaitBuckets(trx: Executor, accountId: string):
     from (${signedBucketRows(sql`(select g.*, 1 as sign from guest_waits g where g.account_id = ${accountId}) w`)}) m`.execute(
     trx,
   );
+  await sql`delete from listing_wait_months where account_id = ${accountId}`.execute(trx);
+  await sql`
+    insert into listing_wait_months ${listingMonthColumns}
+    select m.account_id, m.replies, m.month, m.listing_id, m.waits, m.answered, m.total_seconds, m.within_hour,
+      m.within_day, ${sql.join(listingWithinColumns.map((column) => sql`m.${column}`))}, m.added_times
+    from (${signedListingMonthRows(sql`(select g.*, 1 as sign from guest_waits g where g.account_id = ${accountId}) w`)}) m
+    -- In key order, so that a month's rows share pages (a year is then a sixth of them to read).
+    order by m.replies, m.month, m.listing_id`.execute(trx);
 }
 
 /**
- * Moves the buckets by a write to `guest_waits`: out of the `removed` waits, into the `added` ones. Call it
- * in the transaction of the write. A wait rewritten unchanged (most of a thread's, as each message rewrites
- * the whole thread's waits) moves nothing.
+ * Moves the buckets and the listing months by a write to `guest_waits`: out of the `removed` waits, into the
+ * `added` ones. Call it once in the transaction of the write. A wait rewritten unchanged (most of a
+ * thread's, as each message rewrites the whole thread's waits) moves nothing.
  *
  * The waits of an account's month share rows (every group spans all of its listings), so two
  * writers of one account taking rows in the order their statements reach them could each hold one the other
- * waits for. So the rows are first locked in key order, missing ones created empty, before any of them moves.
+ * waits for. So the rows are first locked in key order, missing ones created empty, before any of them moves;
+ * every writer takes the buckets' rows before the listing months'.
  */
 export async function moveGuestWaitBuckets(
   trx: Executor,
@@ -113,7 +170,7 @@ export async function moveGuestWaitBuckets(
   if (moved.length === 0) return;
   const movedWaits = sql`
     jsonb_to_recordset(${JSON.stringify(moved)}::jsonb) as w (
-      sign integer, account_id text, local_date date, channel text, stage text, local_hour smallint,
+      sign integer, account_id text, listing_id text, local_date date, channel text, stage text, local_hour smallint,
       local_weekday smallint, response_seconds integer, automated_seconds integer)`;
   await sql`
     insert into guest_wait_buckets as b ${bucketColumns}
@@ -137,6 +194,27 @@ export async function moveGuestWaitBuckets(
     from (${signedBucketRows(movedWaits)}) m
     where b.account_id = m.account_id and b.replies = m.replies and b.month = m.month
       and b.dimension = m.dimension and b.group_key = m.group_key and b.bucket = m.bucket`.execute(trx);
+  await sql`
+    insert into listing_wait_months as l ${listingMonthColumns}
+    select m.account_id, m.replies, m.month, m.listing_id, 0, 0, 0, 0, 0,
+      ${sql.join(listingWithinColumns.map(() => sql`0`))}, '{}'
+    from (${signedListingMonthRows(movedWaits)}) m
+    order by m.account_id, m.replies, m.month, m.listing_id
+    on conflict (account_id, replies, month, listing_id) do update set waits = l.waits`.execute(trx);
+  await sql`
+    update listing_wait_months l set
+      waits = l.waits + m.waits,
+      answered = l.answered + m.answered,
+      total_seconds = l.total_seconds + m.total_seconds,
+      within_hour = l.within_hour + m.within_hour,
+      within_day = l.within_day + m.within_day,
+      ${sql.join(listingWithinColumns.map((column) => sql`${column} = l.${column} + m.${column}`))},
+      times = case when cardinality(m.removed_times) = 0 then l.times
+        else array(select t from unnest(l.times) t except all select t from unnest(m.removed_times) t) end
+        || m.added_times
+    from (${signedListingMonthRows(movedWaits)}) m
+    where l.account_id = m.account_id and l.replies = m.replies and l.month = m.month
+      and l.listing_id = m.listing_id`.execute(trx);
 }
 
 /** The waits that really moved, signed: a removed wait equal to an added one cancels out with it. */
@@ -147,6 +225,7 @@ function netMoves(
   const keyOf = (wait: BucketedWait) =>
     JSON.stringify([
       wait.account_id,
+      wait.listing_id,
       wait.local_date,
       wait.channel,
       wait.stage,

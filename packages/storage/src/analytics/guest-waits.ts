@@ -9,8 +9,9 @@ import {
 
 /**
  * Rewrites the `guest_waits` rows of some reservations' threads from their messages, and moves their
- * `guest_wait_buckets` with them. Call it inside the transaction that inserted a message, after the insert,
- * so response-time analytics never see a thread whose waits lag behind its messages.
+ * `guest_wait_buckets` and `listing_wait_months` with them. Call it inside the transaction that inserted a
+ * message, after the insert, so response-time analytics never see a thread whose waits lag behind its
+ * messages.
  *
  * Two messages written at once to one thread would each rewrite the thread's waits from what they see: the
  * later writer's delete finds the earlier one's rows gone and cannot see its new ones, and its insert then
@@ -28,8 +29,8 @@ export async function refreshGuestWaits(trx: Executor, reservationIds: readonly 
 }
 
 /**
- * Rebuilds every `guest_waits` and `guest_wait_buckets` row of one account, e.g. after messages were
- * bulk-loaded without the store.
+ * Rebuilds every `guest_waits`, `guest_wait_buckets` and `listing_wait_months` row of one account, e.g. after
+ * messages were bulk-loaded without the store.
  */
 export async function rebuildGuestWaits(trx: Executor, accountId: string): Promise<void> {
   await sql`delete from guest_waits where account_id = ${accountId}`.execute(trx);

@@ -1,10 +1,13 @@
 import { addDays, minDate } from '@innkeep/domain';
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Executor } from '../database.ts';
 import {
   bucketCountColumns,
   bucketTimes,
   dimensionGroupsOfWait,
+  listingWithinColumn,
+  listingWithinCounts,
+  listingWithinSeconds,
   repliedSeconds,
   replyCounting,
 } from './guest-wait-buckets.ts';
@@ -124,16 +127,24 @@ export async function bucketedBreakdownRows(
         and r.rank > b.answered_before and r.rank <= b.answered_before + b.answered
       where g.answered > 0
     ),
-    bucket_times as (
-      select t.dimension, t.group_key, t.bucket, array_agg(x order by x) as sorted
+    bucket_times as materialized (
+      -- Each picked bucket's rows found by their keys, one month at a time, and its times sorted on their own.
+      select t.dimension, t.group_key, t.bucket, s.sorted
       from (select distinct dimension, group_key, bucket from targets) t
-      join (
-        select b.dimension, b.group_key, b.bucket, b.times from ${monthRows}
-        union all
-        select e.dimension, e.group_key, e.bucket, e.times from edge_rows e
-      ) s on s.dimension = t.dimension and s.group_key = t.group_key and s.bucket = t.bucket
-      cross join unnest(s.times) x
-      group by t.dimension, t.group_key, t.bucket
+      cross join lateral (
+        select array_agg(x order by x) as sorted
+        from (
+          select b.times from guest_wait_buckets b
+          where b.account_id = ${scope.accountId} and b.replies = ${replies}
+            and b.month = any(array(
+              select generate_series(${firstWholeMonth}::date, ${afterWholeMonths}::date - 1, interval '1 month')::date))
+            and b.dimension = t.dimension and b.group_key = t.group_key and b.bucket = t.bucket
+          union all
+          select e.times from edge_rows e
+          where e.dimension = t.dimension and e.group_key = t.group_key and e.bucket = t.bucket
+        ) s
+        cross join unnest(s.times) x
+      ) s
     ),
     picked as (
       select t.dimension, t.group_key, array_agg(bt.sorted[t.rank_in_bucket] order by t.i) as seconds
@@ -153,5 +164,119 @@ export async function bucketedBreakdownRows(
       g.within_hour, g.hour_decided, g.within_day, g.day_decided
     from groups g
     left join picked p on p.dimension = g.dimension and p.group_key = g.group_key`.execute(db);
+  return rows;
+}
+
+/**
+ * The listing rows of the breakdown, as the ranking over the waits gives them (the `listingLimit` slowest
+ * listings by median, those with no answer at all first), from `listing_wait_months` for the `months` of
+ * {@link bucketedMonthsOf} and from the waits themselves for the days of the period outside them.
+ *
+ * A listing's summed answered-within counts say between which two of {@link listingWithinSeconds} its median
+ * lies (the times at its median's ranks are within the first limit whose count reaches each rank, and above
+ * the one before). A listing whose median is at most some limit, when `listingLimit` others' medians are
+ * above it, cannot be among the slowest, so only the other listings' times are read and sorted: on the
+ * 2,000-listing demo about forty listings' rather than every listing's 128,000 answered times.
+ */
+export async function monthlyListingRows(
+  db: Executor,
+  selection: WaitSelection,
+  months: { firstWholeMonth: string; afterWholeMonths: string },
+  listingLimit: number,
+): Promise<BreakdownRow[]> {
+  const { scope, period, now } = selection;
+  const replies = replyCounting(selection.countAutomatedReplies);
+  const { firstWholeMonth, afterWholeMonths } = months;
+  const within = listingWithinSeconds.map((seconds) => ({
+    seconds,
+    column: sql.ref(listingWithinColumn(seconds)),
+    sum: sql.ref(`m.${listingWithinColumn(seconds)}`),
+  }));
+  // The time at `rank` is within the first limit whose answered-within count reaches the rank (null: none
+  // does) and above the limit before that one (-1 before the first).
+  const limitBelow = (rank: RawBuilder<number>) =>
+    sql`case ${sql.join(
+      within.map(
+        ({ sum }, index) =>
+          sql`when ${sum} >= ${rank} then ${sql.lit(index === 0 ? -1 : (listingWithinSeconds[index - 1] as number))}`,
+      ),
+      sql` `,
+    )} else ${sql.lit(listingWithinSeconds[listingWithinSeconds.length - 1] as number)} end`;
+  const limitAtOrAbove = (rank: RawBuilder<number>) =>
+    sql`case ${sql.join(
+      within.map(({ seconds, sum }) => sql`when ${sum} >= ${rank} then ${sql.lit(seconds)}`),
+      sql` `,
+    )} end`;
+  const { rows } = await sql<BreakdownRow>`
+    with edge_rows as (
+      select e.listing_id, e.waits, e.answered, e.total_seconds, e.within_hour, e.within_day,
+        e.hour_decided::integer, e.day_decided::integer, ${sql.join(within.map(({ column }) => sql`e.${column}`))},
+        e.times
+      from (
+        select w.listing_id collate "C" as listing_id, ${bucketCountColumns()},
+          ${decidedColumns(now, sql`r.seconds`)}, ${listingWithinCounts()}, ${bucketTimes()} as times
+        from guest_waits w
+        cross join lateral (values (${repliedSeconds(replies)})) r (seconds)
+        where w.account_id = ${scope.accountId}
+          and ((w.local_date >= ${period.startDate}::date and w.local_date < ${firstWholeMonth}::date)
+            or (w.local_date >= ${afterWholeMonths}::date and w.local_date <= ${period.endDate}::date))
+        group by w.listing_id
+      ) e
+    ),
+    measured as (
+      select l.listing_id, sum(l.waits)::bigint as waits, sum(l.answered)::bigint as answered,
+        sum(l.total_seconds)::bigint as total_seconds, sum(l.within_hour)::bigint as within_hour,
+        sum(l.hour_decided)::bigint as hour_decided, sum(l.within_day)::bigint as within_day,
+        sum(l.day_decided)::bigint as day_decided,
+        ${sql.join(within.map(({ column }) => sql`sum(l.${column})::bigint as ${column}`))},
+        wait_times_concat(l.times) as times
+      from (
+        select m.listing_id, m.waits, m.answered, m.total_seconds, m.within_hour, m.within_day,
+          m.waits as hour_decided, m.waits as day_decided, ${sql.join(within.map(({ column }) => sql`m.${column}`))},
+          m.times
+        from listing_wait_months m
+        where m.account_id = ${scope.accountId} and m.replies = ${replies}
+          and m.month >= ${firstWholeMonth}::date and m.month < ${afterWholeMonths}::date
+        union all
+        select e.listing_id, e.waits, e.answered, e.total_seconds, e.within_hour, e.within_day, e.hour_decided,
+          e.day_decided, ${sql.join(within.map(({ column }) => sql`e.${column}`))}, e.times
+        from edge_rows e
+      ) l
+      group by l.listing_id
+      -- Rows emptied by later writes stay behind; a listing whose waits all moved away is not ranked.
+      having sum(l.waits) > 0
+    ),
+    bounded as materialized (
+      select m.listing_id, m.waits, m.answered, m.total_seconds, m.within_hour, m.hour_decided, m.within_day,
+        m.day_decided, m.times, ${limitBelow(percentileRank(0.5, 'floor', sql`m.answered`))} as median_above,
+        ${limitAtOrAbove(percentileRank(0.5, 'ceil', sql`m.answered`))} as median_at_most
+      from measured m
+    ),
+    candidates as (
+      select b.*
+      from bounded b
+      -- The listingLimit-th highest limit the answered listings' medians are above (with fewer listings,
+      -- none): a listing whose median is at most that limit is slower than none of those.
+      where b.answered = 0 or b.median_at_most is null or b.median_at_most > coalesce((
+        select f.median_above from bounded f where f.answered > 0
+        order by f.median_above desc offset ${listingLimit - 1}::integer limit 1), -1)
+    ),
+    ranked as (
+      select c.*, p.seconds[1] as median_seconds, p.seconds[2] as p90_seconds,
+        (select count(*) from bounded) as listings,
+        row_number() over (order by p.seconds[1] desc nulls first, c.waits desc, c.listing_id) as listing_rank
+      from candidates c
+      cross join lateral (
+        select percentile_cont(array[0.5, 0.9]) within group (order by x) as seconds from unnest(c.times) x
+      ) p
+    )
+    select 'listing' as dimension, null as channel, null as stage, null::smallint as local_hour,
+      null::smallint as local_weekday, r.listing_id, l.name as listing_name, r.listings, r.waits, r.answered,
+      r.median_seconds, ${meanSeconds('r')} as mean_seconds, r.p90_seconds, r.within_hour, r.hour_decided,
+      r.within_day, r.day_decided
+    from ranked r
+    left join listings l on l.id collate "C" = r.listing_id
+    where r.listing_rank <= ${listingLimit}::integer
+    order by r.listing_rank`.execute(db);
   return rows;
 }

@@ -21,7 +21,7 @@ import {
   meanSeconds,
   percentileRank,
 } from './response-measure-sql.ts';
-import { bucketedBreakdownRows, bucketedMonthsOf } from './response-time-buckets.ts';
+import { bucketedBreakdownRows, bucketedMonthsOf, monthlyListingRows } from './response-time-buckets.ts';
 
 /** The measure columns {@link toResponseMeasures} reads, as one row of SQL aggregates. */
 export interface ResponseMeasureRow {
@@ -142,10 +142,11 @@ export interface BreakdownRow extends ResponseMeasureRow {
  * The measures overall and per channel, stage, listing-local hour and weekday, and listing. Only the
  * `listingLimit` slowest listings (by median; those with no answer at all first) come back.
  *
- * Sorting is what costs: a year of a large portfolio is a hundred thousand waits or more. The small
- * dimensions come from `guest_wait_buckets` for the whole months it answers (see
- * {@link bucketedBreakdownRows}), otherwise from the waits counted into cells in one hashed pass that keeps
- * each cell's times unsorted, so only times are sorted. The listings and the other dimensions are two
+ * Sorting is what costs: a year of a large portfolio is a hundred thousand waits or more. For the whole
+ * months they answer, the small dimensions come from `guest_wait_buckets` (see {@link bucketedBreakdownRows})
+ * and the listings from `listing_wait_months` (see {@link monthlyListingRows}: only listings that may rank
+ * have their times sorted); otherwise both come from the waits counted into cells in one hashed pass that
+ * keeps each cell's times unsorted, so only times are sorted. The listings and the other dimensions are two
  * statements sent together, each in its own transaction, so PostgreSQL runs them side by side.
  */
 export async function responseBreakdownRows(
@@ -155,7 +156,11 @@ export async function responseBreakdownRows(
 ): Promise<BreakdownRow[]> {
   const bucketedMonths = bucketedMonthsOf(selection);
   const [byListing, byCell] = await Promise.all([
-    withAnalyticsSettings(db, (trx) => listingBreakdownRows(trx, selection, listingLimit)),
+    withAnalyticsSettings(db, (trx) =>
+      bucketedMonths === null
+        ? listingBreakdownRows(trx, selection, listingLimit)
+        : monthlyListingRows(trx, selection, bucketedMonths, listingLimit),
+    ),
     withAnalyticsSettings(db, (trx) =>
       bucketedMonths === null
         ? cellBreakdownRows(trx, selection)
