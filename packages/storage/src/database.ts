@@ -283,6 +283,41 @@ export interface PaceSnapshotMonthsTable {
   crosses_in: ColumnType<number, never, never>;
 }
 
+/**
+ * Per accepted stay, its check-out and the days until its listing's next accepted check-in (null without
+ * one). Rebuilt per listing by triggers on `reservations` (migration 0024), like the two tallies below.
+ */
+export interface TurnoverFactsTable {
+  listing_id: ColumnType<string, never, never>;
+  check_out: ColumnType<string, never, never>;
+  reservation_id: ColumnType<string, never, never>;
+  account_id: ColumnType<string, never, never>;
+  channel: ColumnType<string, never, never>;
+  turnaround_days: ColumnType<number | null, never, never>;
+}
+
+/**
+ * Per listing and channel (null: all channels), running totals of turnovers and same-day turnovers by month
+ * from `first_month_number`, so any run of whole months is the difference of two elements.
+ */
+export interface TurnoverListingTotalsTable {
+  listing_id: ColumnType<string, never, never>;
+  account_id: ColumnType<string, never, never>;
+  channel: ColumnType<string | null, never, never>;
+  first_month_number: ColumnType<number, never, never>;
+  turnovers: ColumnType<number[], never, never>;
+  same_day: ColumnType<number[], never, never>;
+}
+
+/** Turnovers per account, check-out month, channel and turnaround days. */
+export interface TurnoverAccountMonthsTable {
+  account_id: ColumnType<string, never, never>;
+  month: ColumnType<string, never, never>;
+  channel: ColumnType<string, never, never>;
+  turnaround_days: ColumnType<number | null, never, never>;
+  turnovers: ColumnType<number, never, never>;
+}
+
 /** Sold nights and money per listing, month, channel and currency; moved with every `stay_night_facts` change. */
 export interface StayMonthFactsTable {
   listing_id: string;
@@ -615,6 +650,9 @@ export interface Database {
   stay_account_month_facts: StayAccountMonthFactsTable;
   check_in_month_facts: CheckInMonthFactsTable;
   booking_pattern_facts: BookingPatternFactsTable;
+  turnover_facts: TurnoverFactsTable;
+  turnover_listing_totals: TurnoverListingTotalsTable;
+  turnover_account_months: TurnoverAccountMonthsTable;
   pace_snapshot_months: PaceSnapshotMonthsTable;
   message_rules: MessageRulesTable;
   messages: MessagesTable;

@@ -1,3 +1,4 @@
+import { addDays } from '@innkeep/domain';
 import type { AnalyticsPeriod, DayRange } from '@innkeep/domain/analytics';
 import {
   maxTurnoverListings,
@@ -34,16 +35,42 @@ interface TurnoverRow {
   listings: string | null;
 }
 
+/** The first day of the month after `date`'s. */
+function nextMonthStart(date: string): string {
+  // The 28th plus four days is always in the next month.
+  return `${addDays(`${date.slice(0, 7)}-28`, 4).slice(0, 7)}-01`;
+}
+
+/**
+ * A month's number in `turnover_listing_totals`: year × 12 + month − 1 of the month that holds `date`.
+ */
+function monthNumber(date: string): number {
+  return Number(date.slice(0, 4)) * 12 + Number(date.slice(5, 7)) - 1;
+}
+
+/**
+ * The whole months of `period` that the monthly roll-ups count, as `[from, until)`; the check-outs before
+ * `from` and from `until` on are counted one by one. Empty (both the day after the period, so the stays
+ * cover all of it) when the period holds no whole month, or when `rollUp` is false.
+ */
+function wholeMonthsOf(period: AnalyticsPeriod, rollUp: boolean): { from: string; until: string } {
+  const dayAfter = addDays(period.endDate, 1);
+  const from = period.startDate.endsWith('-01') ? period.startDate : nextMonthStart(period.startDate);
+  const until = `${dayAfter.slice(0, 7)}-01`;
+  return rollUp && from < until ? { from, until } : { from: dayAfter, until: dayAfter };
+}
+
 /**
  * get_turnover_stats: every check-out of an accepted stay in the period (and, when asked, every end of an
  * owner block) is a turnover; its turnaround is the days until the listing's next accepted check-in, looked
  * up past the period's end. The next guest may come from any channel, also with a channel filter.
  *
- * Each listing's check-outs in the period are read in check-out order from `reservations_listing_check_out`
- * (index only), so the next check-in is the next row's (`lead`, no sort): accepted stays of a listing never
- * overlap, so ordered by check-out they are ordered by check-in too. After the last check-out in the period the
- * next check-in is that of the listing's first stay checking out after the period. The turnarounds are then
- * counted per day count (hashed) and per listing (already grouped by the listings' order) in one pass.
+ * The stays' turnarounds are kept paired in `turnover_facts`, and rolled up by check-out month per account,
+ * channel and turnaround (`turnover_account_months`) and as running totals per listing
+ * and channel (`turnover_listing_totals`; migration 0024). A question across every listing counts its whole
+ * months from the roll-ups (a row per listing, and a few hundred per account) and only the check-outs of
+ * its partial months (and the owner-block ends) one by one. The account roll-up keeps no listing apart, so
+ * under a listing filter every check-out of the period is counted from the listings' own stays.
  */
 export async function turnoverStats(
   db: Executor,
@@ -51,6 +78,7 @@ export async function turnoverStats(
   input: TurnoverInput,
 ): Promise<TurnoverStats> {
   const period: AnalyticsPeriod = { startDate: input.startDate, endDate: input.endDate };
+  const months = wholeMonthsOf(period, scope.listingIds === null);
   const ownerStays = input.includeOwnerStays === true;
   // Owner-block ends are few: each looks its next check-in up in `reservations_listing_accepted`.
   const ownerStayTurnovers = ownerStays
@@ -66,46 +94,61 @@ export async function turnoverStats(
         and upper(h.nights) between ${period.startDate}::date and ${period.endDate}::date
         and ${listingInScope(scope, 'h.listing_id')}`
     : sql``;
+  const stays = (from: string, until: string) => sql`
+      select f.listing_id, false as owner_stay, f.turnaround_days as days
+      from turnover_facts f
+      where f.account_id = ${scope.accountId}
+        and f.check_out >= ${from}::date and f.check_out < ${until}::date
+        and ${listingInScope(scope, 'f.listing_id')}
+        and ${channelInScope(scope, 'f.channel')}`;
   const { rows } = await sql<TurnoverRow>`
     with turnovers as (
-      select l.id as listing_id, false as owner_stay, s.days
-      -- in id order, so the turnovers arrive grouped by listing and are counted per listing without a sort
-      from (
-        select id from listings
-        where account_id = ${scope.accountId} and ${listingInScope(scope, 'id')}
-        order by id
-      ) l
-      cross join lateral (
-        select r.channel,
-          lead(r.start_date, 1, (
-            select a.start_date from reservations a
-            where a.listing_id = l.id and a.status = 'accepted' and a.end_date > ${period.endDate}::date
-            order by a.end_date
-            limit 1
-          )) over (order by r.end_date rows between current row and current row) - r.end_date as days
-        from reservations r
-        where r.listing_id = l.id and r.status = 'accepted'
-          and r.end_date between ${period.startDate}::date and ${period.endDate}::date
-      ) s
-      where ${channelInScope(scope, 's.channel')}
+      ${stays(period.startDate, months.from)}
+      union all
+      ${stays(months.until, addDays(period.endDate, 1))}
       ${ownerStayTurnovers}
     ),
-    tallies as (
-      select grouping(days) = 1 as per_listing, days, listing_id, count(*) as turnovers,
-        count(*) filter (where owner_stay) as owner_stays, count(*) filter (where days = 0) as same_day
-      from turnovers
-      group by grouping sets ((days), (listing_id))
+    day_tallies as (
+      select days, sum(turnovers) as turnovers, sum(owner_stays) as owner_stays
+      from (
+        select turnaround_days as days, turnovers, 0 as owner_stays
+        from turnover_account_months
+        where account_id = ${scope.accountId} and ${channelInScope(scope, 'channel')}
+          and month >= ${months.from}::date and month < ${months.until}::date
+        union all
+        select days, 1, owner_stay::integer from turnovers
+      ) counted
+      group by days
+      -- a roll-up key whose stays have all moved away stays behind at zero
+      having sum(turnovers) > 0
+    ),
+    listing_tallies as (
+      select listing_id, sum(turnovers) as turnovers, sum(same_day) as same_day
+      from (
+        select listing_id,
+          coalesce(turnovers[least(${monthNumber(months.until)} - first_month_number, cardinality(turnovers))], 0)
+            - coalesce(turnovers[least(${monthNumber(months.from)} - first_month_number, cardinality(turnovers))], 0),
+          coalesce(same_day[least(${monthNumber(months.until)} - first_month_number, cardinality(same_day))], 0)
+            - coalesce(same_day[least(${monthNumber(months.from)} - first_month_number, cardinality(same_day))], 0)
+        from turnover_listing_totals
+        where account_id = ${scope.accountId}
+          and ${scope.channel === null ? sql`channel is null` : sql`channel = ${scope.channel}`}
+          and ${months.from}::date < ${months.until}::date
+        union all
+        select listing_id, 1, case when days = 0 then 1 else 0 end from turnovers
+      ) counted (listing_id, turnovers, same_day)
+      group by listing_id
+      -- every listing with check-outs has totals, also those with none in the period
+      having sum(turnovers) > 0
     )
     select 'days' as kind, days, turnovers, owner_stays, 0::bigint as same_day, null::text as listing_id,
       null::text as listing_name, null::bigint as listings
-    from tallies
-    where not per_listing
+    from day_tallies
     union all
     select * from (
       select 'listing', null::integer, t.turnovers, 0::bigint, t.same_day, t.listing_id, l.name, count(*) over ()
-      from tallies t
+      from listing_tallies t
       join listings l on l.id = t.listing_id
-      where t.per_listing
       order by t.turnovers desc, l.name, t.listing_id
       limit ${maxTurnoverListings}
     ) busiest`.execute(db);
