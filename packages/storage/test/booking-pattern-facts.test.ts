@@ -7,7 +7,6 @@ import { bookingPatternStats } from '../src/analytics/reservation-patterns.ts';
 import type { DatabaseHandle } from '../src/connection.ts';
 import type { Database } from '../src/database.ts';
 import { domainMigrations } from '../src/migrations/index.ts';
-import { createReservationUseCases } from '../src/reservations/reservations.store.ts';
 import { openTestDatabase, testDatabaseKinds } from '../src/testing.ts';
 import { insertStay } from './support/analytics-fixture.ts';
 import {
@@ -17,7 +16,10 @@ import {
   seededRandom,
 } from './support/analytics-random.ts';
 import { writeWhileAnotherIsOpen } from './support/concurrent-writers.ts';
-import { createTestListing } from './support/fixtures.ts';
+import {
+  followRawReservationWrites,
+  followUseCaseReservationWrites,
+} from './support/reservation-write-scenarios.ts';
 
 // `booking_pattern_facts` is the booking-pattern histograms rolled up by statement triggers on
 // `reservations`. After every kind of reservation write it must hold what a recomputation from the
@@ -114,81 +116,11 @@ describe.each(testDatabaseKinds)('booking pattern facts on %s', (kind) => {
   }
 
   it('follows inserts, status changes, moves, re-dating, party sizes, deletes and time-zone changes', async () => {
-    await expectExact();
-    const [first, second, third, fourth] = portfolio.stays.filter((stay) => stay.status === 'accepted');
-    const cancelledOne = portfolio.stays.find((stay) => stay.status === 'cancelled');
-    const pendingOne = portfolio.stays.find((stay) => stay.status === 'pending');
-    if (!first || !second || !third || !fourth || !cancelledOne || !pendingOne) {
-      throw new Error('the random portfolio lacks a status this test needs');
-    }
-
-    // Accepted to cancelled and back; pending into the cohort.
-    await sql`
-      update reservations set status = 'cancelled', cancelled_by = 'guest' where id = ${first.id}`.execute(
-      db,
-    );
-    await expectExact();
-    await sql`
-      update reservations set status = 'accepted', cancelled_by = null where id = ${cancelledOne.id}`.execute(
-      db,
-    );
-    await sql`update reservations set status = 'accepted' where id = ${pendingOne.id}`.execute(db);
-    await expectExact();
-    // To another month and another length, past the portfolio's last night so it overlaps no other stay;
-    // another channel, another party; several rows in one statement.
-    await sql`
-      update reservations set start_date = start_date + 1000, end_date = end_date + 1003
-      where id = ${second.id}`.execute(db);
-    await sql`
-      update reservations set channel = case when channel = 'airbnb' then 'vrbo' else 'airbnb' end,
-        children = children + 1
-      where id in (${third.id}, ${fourth.id})`.execute(db);
-    await expectExact();
-    // A later confirmation moves the booked-on date, so the booking weekday.
-    await sql`
-      update reservations set confirmed_at = confirmed_at + interval '9 days'
-      where id = ${third.id}`.execute(db);
-    await expectExact();
-    // A listing moving to a zone on the other side of the date line re-dates all its bookings.
-    await sql`
-      update listings set time_zone = 'Pacific/Kiritimati'
-      where id = ${portfolio.listings[0]?.id}`.execute(db);
-    await expectExact();
-    // An update of every reservation that moves none leaves the facts as they are.
-    const before = await storedFacts();
-    await sql`update reservations set guest_first_name = 'Renamed' where account_id = ${accountId()}`.execute(
-      db,
-    );
-    expect(await storedFacts()).toEqual(before);
-
-    await sql`delete from reservations where id in (${first.id}, ${fourth.id})`.execute(db);
-    await expectExact();
+    await followRawReservationWrites(db, portfolio, { expectExact, storedRows: storedFacts });
   });
 
   it('follows reservations written through the use cases', async () => {
-    const listingId = await createTestListing(db, accountId(), { name: 'Use-case Loft' });
-    const reservations = createReservationUseCases({
-      db,
-      clock: { now: () => new Date('2026-02-10T09:00:00.000Z') },
-    });
-    const guest = { firstName: 'Grace', lastName: 'Guest' };
-    const stay = await reservations.create(portfolio.account.owner, {
-      listingId,
-      startDate: '2026-03-30',
-      endDate: '2026-04-02',
-      guest,
-      adults: 3,
-      guestPrice: 300,
-    });
-    await expectExact();
-    await reservations.update(portfolio.account.owner, {
-      reservationId: stay.id,
-      startDate: '2026-04-05',
-      endDate: '2026-04-12',
-    });
-    await expectExact();
-    await reservations.cancel(portfolio.account.owner, { reservationId: stay.id, cancelledBy: 'guest' });
-    await expectExact();
+    await followUseCaseReservationWrites(db, portfolio, expectExact);
   });
 
   it('backfills, when the migration runs over existing reservations, what the triggers kept', async () => {
