@@ -318,6 +318,22 @@ export interface TurnoverAccountMonthsTable {
   turnovers: ColumnType<number, never, never>;
 }
 
+/**
+ * Reservations per account, check-in month, channel, currency, status and who cancelled ('' for nobody):
+ * count, nights and rent. Moved by triggers on `reservations` (migration 0029).
+ */
+export interface ReservationMonthFactsTable {
+  account_id: ColumnType<string, never, never>;
+  month: ColumnType<string, never, never>;
+  channel: ColumnType<string, never, never>;
+  currency: ColumnType<string, never, never>;
+  status: ColumnType<string, never, never>;
+  cancelled_by: ColumnType<string, never, never>;
+  reservations: ColumnType<number, never, never>;
+  nights: ColumnType<string, never, never>;
+  rent_minor: ColumnType<string, never, never>;
+}
+
 /** Sold nights and money per listing, month, channel and currency; moved with every `stay_night_facts` change. */
 export interface StayMonthFactsTable {
   listing_id: string;
@@ -650,6 +666,7 @@ export interface Database {
   stay_account_month_facts: StayAccountMonthFactsTable;
   check_in_month_facts: CheckInMonthFactsTable;
   booking_pattern_facts: BookingPatternFactsTable;
+  reservation_month_facts: ReservationMonthFactsTable;
   turnover_facts: TurnoverFactsTable;
   turnover_listing_totals: TurnoverListingTotalsTable;
   turnover_account_months: TurnoverAccountMonthsTable;

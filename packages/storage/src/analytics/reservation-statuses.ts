@@ -7,7 +7,7 @@ import {
   ratioOf,
   type reservationStatusStatsInputSchema,
 } from '@innkeep/domain/analytics';
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { z } from 'zod';
 import type { Executor } from '../database.ts';
 import { type AnalyticsScope, analyticsMeta, channelInScope, listingInScope } from './analytics-scope.ts';
@@ -50,7 +50,8 @@ export async function reservationStatusStats(
   // for stays around today: one that checked in more than the account's longest stay before the earliest
   // today has checked out everywhere, and one checking in after the latest today is ahead everywhere. So the
   // cohort is read in three check-in ranges of the covering index, and only the middle one, at most the
-  // longest stay and a few days long, is joined to the listings and their today.
+  // longest stay and a few days long, is joined to the listings and their today. The completed range,
+  // `completed_days`, mostly comes from the monthly roll-up.
   const { rows } = await sql<{
     status: NormalisedStatus;
     currency: string;
@@ -62,14 +63,21 @@ export async function reservationStatusStats(
       select max(nights) as nights from reservations where account_id = ${scope.accountId}
     ),
     listing_today as materialized (${listingsWithToday(scope, now)}),
+    completed_days as (
+      select ${period.startDate}::date as first_day,
+        least(${period.endDate}::date, ${earliest}::date - (select nights from longest_stay) - 1) as last_day
+    ),
+    whole_months as (
+      select first_whole_month,
+        greatest(date_trunc('month', (last_day + 1)::timestamp)::date, first_whole_month) as after_whole_months
+      from (
+        select (date_trunc('month', (first_day - 1)::timestamp) + interval '1 month')::date as first_whole_month,
+          last_day
+        from completed_days
+      ) bounds
+    ),
     counted as (
-      select 'completed' as stage, r.status, r.cancelled_by, r.currency,
-        count(*) as reservations, sum(r.nights) as nights, sum(r.accommodation_minor) as rent
-      from reservations r
-      where ${inScope}
-        and r.start_date >= ${period.startDate}::date
-        and r.start_date <= least(${period.endDate}::date, ${earliest}::date - (select nights from longest_stay) - 1)
-      group by 2, 3, 4
+      ${scope.listingIds === null ? completedByMonth(scope, inScope) : completedOf(inScope)}
       union all
       select
         case
@@ -132,4 +140,58 @@ export async function reservationStatusStats(
       };
     }),
   };
+}
+
+/**
+ * The check-ins of `completed_days` (a common table expression of {@link reservationStatusStats}) grouped
+ * by status, who cancelled and currency, as stage `completed`.
+ */
+function completedOf(inScope: RawBuilder<boolean>): RawBuilder<unknown> {
+  return sql`
+    select 'completed' as stage, r.status, r.cancelled_by, r.currency,
+      count(*) as reservations, sum(r.nights) as nights, sum(r.accommodation_minor) as rent
+    from reservations r
+    where ${inScope}
+      and r.start_date >= (select first_day from completed_days)
+      and r.start_date <= (select last_day from completed_days)
+    group by 2, 3, 4`;
+}
+
+/**
+ * {@link completedOf} for every listing: the whole months of `completed_days` come from
+ * `reservation_month_facts` (a few hundred rows a year where the reservations are about 100,000), and only
+ * the days before its first and after its last whole month from the reservations. The roll-up is per
+ * account, so a listing or group filter reads the reservations alone; a channel filter is one of its keys.
+ */
+function completedByMonth(scope: AnalyticsScope, inScope: RawBuilder<boolean>): RawBuilder<unknown> {
+  // `whole_months`: the first month starting on or after the first day, and the month after the last whole
+  // one (never before the first, so the two edge reads never overlap). Two edge reads rather than one with
+  // `or`, so each stays a range of the covering index.
+  return sql`
+    select 'completed' as stage, f.status, nullif(f.cancelled_by, '') as cancelled_by, f.currency,
+      sum(f.reservations) as reservations, sum(f.nights) as nights, sum(f.rent_minor) as rent
+    from reservation_month_facts f
+    where f.account_id = ${scope.accountId}
+      and f.month >= (select first_whole_month from whole_months)
+      and f.month < (select after_whole_months from whole_months)
+      and f.reservations <> 0
+      and ${channelInScope(scope, 'f.channel')}
+    group by 2, 3, 4
+    union all
+    select 'completed', r.status, r.cancelled_by, r.currency,
+      count(*), sum(r.nights), sum(r.accommodation_minor)
+    from reservations r
+    where ${inScope}
+      and r.start_date >= (select first_day from completed_days)
+      and r.start_date <= (select last_day from completed_days)
+      and r.start_date < (select first_whole_month from whole_months)
+    group by 2, 3, 4
+    union all
+    select 'completed', r.status, r.cancelled_by, r.currency,
+      count(*), sum(r.nights), sum(r.accommodation_minor)
+    from reservations r
+    where ${inScope}
+      and r.start_date >= (select after_whole_months from whole_months)
+      and r.start_date <= (select last_day from completed_days)
+    group by 2, 3, 4`;
 }

@@ -26,6 +26,7 @@ import * as turnoverFacts from './2026_11_27_0024_turnover_facts.ts';
 import * as bookingPatternFacts from './2026_11_27_0026_booking_pattern_facts.ts';
 import * as listingWaitBuckets from './2026_11_27_0027_listing_wait_buckets.ts';
 import * as paceSnapshotMonths from './2026_11_27_0028_pace_snapshot_months.ts';
+import * as reservationMonthFacts from './2026_11_27_0029_reservation_month_facts.ts';
 
 /**
  * The domain's migrations by name. Names sort in the order they run; other packages (auth) contribute
@@ -59,4 +60,5 @@ export const domainMigrations: Readonly<Record<string, Migration>> = {
   '2026_11_27_0026_booking_pattern_facts': bookingPatternFacts,
   '2026_11_27_0027_listing_wait_buckets': listingWaitBuckets,
   '2026_11_27_0028_pace_snapshot_months': paceSnapshotMonths,
+  '2026_11_27_0029_reservation_month_facts': reservationMonthFacts,
 };
