@@ -80,19 +80,27 @@ function unconditional(rules: readonly PricingRule[]): PricingRule[] {
   }));
 }
 
+/** The group of classes alike in covered rules, time zone and currency, whose base prices are priced together. */
+const groupOf = (listing: ListingClass) => `${listing.covered}|${listing.time_zone}|${listing.currency}`;
+
 /**
  * The pricing engine's listed prices of nights of listing classes. A night's price is found in two steps,
  * both by the engine: which rules apply to it (only those covering the class; last-minute windows from the
  * class's local today; for a night in an open run of `gap` nights bounded by holds, holds around such a gap
  * for orphan-gap rules), then the price from a starting price (the base price or the night's own) with just
  * those rules, so conditions and arithmetic are the engine's own. Both steps are batched and memoised: the
- * first asks for all representative nights of a class at once, the second for all base prices of a currency
- * at once.
+ * first asks for all representative nights of a class at once, the second for all base prices of the
+ * classes alike in covered rules, time zone and currency at once.
  */
 export class ListedPrices {
   readonly #rules: readonly PricingRule[];
   readonly #now: Date;
   readonly #nights: readonly LocalDate[];
+  /**
+   * By covered rules, time zone and currency: the base prices of the classes alike in those. Rules applied to
+   * a night depend on the first two, so prices under one set of applied rules are mostly asked for the base
+   * prices of one such group: each group's are priced together when it first asks.
+   */
   readonly #basePrices = new Map<string, Set<number>>();
   /** By covered rules, time zone and gap: the applied rule ids of each night, joined. */
   readonly #applied = new Map<string, Map<LocalDate, string>>();
@@ -100,6 +108,14 @@ export class ListedPrices {
   readonly #prices = new Map<string, PricesWithRules>();
   /** By covered rules, time zone, gap and currency: the prices of each representative night. */
   readonly #nightPrices = new Map<string, PricesWithRules[]>();
+  /**
+   * By class, then gap: the class's applied rule ids by night (shared with the classes alike in covered rules
+   * and time zone); by class, then applied rule ids: their prices. Nights with their own price ask for these
+   * four times a night, tens of thousands of nights: building and hashing the keys above each time cost more
+   * than pricing.
+   */
+  readonly #appliedOfClass = new Map<ListingClass, Map<number, Map<LocalDate, string>>>();
+  readonly #pricesOfClass = new Map<ListingClass, Map<string, PricesWithRules>>();
 
   /**
    * @param classes - every listing class that will be priced.
@@ -115,9 +131,10 @@ export class ListedPrices {
     this.#now = now;
     this.#nights = nights;
     for (const listing of classes) {
-      const prices = this.#basePrices.get(listing.currency) ?? new Set<number>();
+      const key = groupOf(listing);
+      const prices = this.#basePrices.get(key) ?? new Set<number>();
       prices.add(listing.base_price_minor);
-      this.#basePrices.set(listing.currency, prices);
+      this.#basePrices.set(key, prices);
     }
   }
 
@@ -127,9 +144,7 @@ export class ListedPrices {
     let perNight = this.#nightPrices.get(key);
     if (perNight === undefined) {
       const applied = this.#appliedByNight(listing, gap);
-      perNight = this.#nights.map((night) =>
-        this.#pricesWith(listing.currency, applied.get(night) as string),
-      );
+      perNight = this.#nights.map((night) => this.#pricesWith(listing, applied.get(night) as string));
       this.#nightPrices.set(key, perNight);
     }
     return perNight.map((prices) => this.#price(listing, prices, listing.base_price_minor));
@@ -139,39 +154,70 @@ export class ListedPrices {
   price(listing: ListingClass, gap: number, startPriceMinor: number, night: LocalDate): number {
     const applied = this.#appliedByNight(listing, gap);
     if (!applied.has(night)) this.#findApplied(listing, gap, [night], applied);
-    return this.#price(
-      listing,
-      this.#pricesWith(listing.currency, applied.get(night) as string),
-      startPriceMinor,
-    );
+    return this.#price(listing, this.#pricesWith(listing, applied.get(night) as string), startPriceMinor);
   }
 
   #appliedByNight(listing: ListingClass, gap: number): Map<LocalDate, string> {
+    let byGap = this.#appliedOfClass.get(listing);
+    if (byGap === undefined) {
+      byGap = new Map();
+      this.#appliedOfClass.set(listing, byGap);
+    }
+    let byNight = byGap.get(gap);
+    if (byNight !== undefined) return byNight;
     const key = `${listing.covered}|${listing.time_zone}|${gap}`;
-    let byNight = this.#applied.get(key);
+    byNight = this.#applied.get(key);
     if (byNight === undefined) {
       byNight = new Map();
       this.#applied.set(key, byNight);
       this.#findApplied(listing, gap, this.#nights, byNight);
     }
+    byGap.set(gap, byNight);
     return byNight;
   }
 
-  #pricesWith(currency: string, applied: string): PricesWithRules {
+  #pricesWith(listing: ListingClass, applied: string): PricesWithRules {
+    let ofClass = this.#pricesOfClass.get(listing);
+    if (ofClass === undefined) {
+      ofClass = new Map();
+      this.#pricesOfClass.set(listing, ofClass);
+    }
+    const known = ofClass.get(applied);
+    if (known !== undefined) return known;
+    const prices = this.#pricesWithRules(listing, applied);
+    ofClass.set(applied, prices);
+    return prices;
+  }
+
+  /** The prices of `listing`'s currency under the `applied` rules, its group's base prices among them. */
+  #pricesWithRules(listing: ListingClass, applied: string): PricesWithRules {
+    const { currency } = listing;
     const key = `${currency}|${applied}`;
     let prices = this.#prices.get(key);
     if (prices === undefined) {
-      prices = { currency, applied, byStartPrice: new Map() };
+      prices = { currency, applied, byStartPrice: new Map(), pricedGroups: new Set() };
       this.#prices.set(key, prices);
-      this.#priceFrom(prices, [...(this.#basePrices.get(currency) ?? [])]);
+    }
+    const group = groupOf(listing);
+    if (!prices.pricedGroups.has(group)) {
+      prices.pricedGroups.add(group);
+      const unpriced = [...(this.#basePrices.get(group) ?? [])].filter(
+        (price) => !(prices as PricesWithRules).byStartPrice.has(price),
+      );
+      this.#priceFrom(prices, unpriced);
     }
     return prices;
   }
 
   #price(listing: ListingClass, prices: PricesWithRules, startPriceMinor: number): number {
-    if (!prices.byStartPrice.has(startPriceMinor)) this.#priceFrom(prices, [startPriceMinor]);
+    // Looked up once: this runs for every representative night of every class.
+    let priced = prices.byStartPrice.get(startPriceMinor);
+    if (priced === undefined) {
+      this.#priceFrom(prices, [startPriceMinor]);
+      priced = prices.byStartPrice.get(startPriceMinor) as number;
+    }
     // The engine's floor: never below the listing's minimum price (nor zero, which the prices already keep).
-    return Math.max(prices.byStartPrice.get(startPriceMinor) as number, listing.min_price_minor ?? 0);
+    return Math.max(priced, listing.min_price_minor ?? 0);
   }
 
   /**
@@ -266,4 +312,6 @@ interface PricesWithRules {
   /** Ids of the applied rules, comma-separated, in the order the engine applied them. */
   readonly applied: string;
   readonly byStartPrice: Map<number, number>;
+  /** The groups (see `groupOf`) whose base prices are in {@link byStartPrice} already. */
+  readonly pricedGroups: Set<string>;
 }

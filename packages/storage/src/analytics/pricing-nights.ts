@@ -1,5 +1,5 @@
 import type { PricingRule } from '@innkeep/domain';
-import { addDays, type LocalDate } from '@innkeep/domain';
+import { addDays, dayOfWeek, daysBetween, type LocalDate } from '@innkeep/domain';
 import type { AnalyticsPeriod } from '@innkeep/domain/analytics';
 import { type RawBuilder, sql } from 'kysely';
 import type { Executor } from '../database.ts';
@@ -48,10 +48,13 @@ export type PriceGroupRow = ClassRow | OverrideRow;
 /**
  * Counts the period's nights by what decides their listed price, without reading them one by one: the
  * listing classes in scope, each with its open and held runs of nights (and, with a channel filter, the sold
- * stays of that channel) cut at `pieces` and counted per weekday group, as one list of numbers per class so
- * that a year of a large portfolio arrives in a few hundred rows; and the nights with a per-date price. Open runs
- * come whole, so a gap cut by the period's edge keeps its real length: those between two holds from
- * `calendar_gaps`, those before a listing's first hold and after its last from `calendar_hold_spans`.
+ * stays of that channel) cut at `pieces` and counted per weekday group, as one list of numbers per class; and
+ * the nights with a per-date price, each with the kind and gap of the run it sits in. The statement sends
+ * each class's runs as one binary string, so that a year of a large portfolio arrives in a few hundred rows,
+ * and they are cut and counted here (see RunCounter); a night with its own price comes with its listing's
+ * runs, looked up here too. Open runs come whole, so a gap cut by the period's edge keeps its real length:
+ * those between two holds from `calendar_gaps`, those before a listing's first hold and after its last from
+ * `calendar_hold_spans`.
  * Without a channel filter sold nights are not read: they are every night neither open nor held. `period`
  * may be a part of the asked period, counted side by side with the others: `pieces` are the whole period's, so
  * piece numbers agree across parts (a piece cut by a part's edge is counted partly in each), and every part
@@ -67,30 +70,18 @@ export async function nightsByPriceGroup(
 ): Promise<PriceGroupRow[]> {
   const largestGap = rules.reduce((largest, rule) => Math.max(largest, rule.orphanGapMaxNights ?? 0), 0);
   const dayAfter = addDays(period.endDate, 1);
-  const bounds = sql`${[...pieces]}::date[]`;
-  const pieceNumbers = sql`${pieces.slice(1).map((_, index) => index + 1)}::integer[]`;
-  const pieceOf = (date: RawBuilder<unknown>) => sql`width_bucket(${date}, ${bounds})`;
-  // Dates of weekday d among n nights from a night of weekday w: (n + (w + 6 − d) mod 7) div 7, w + 6 − d never
-  // negative. The first group is left out: it has the nights the others leave.
-  const groupCounts = sql.join([
-    sql`sum(n)::integer`,
-    ...weekdayGroups.slice(1).map(
-      (weekdays) =>
-        sql`sum(${sql.join(
-          weekdays.map((weekday) => sql`(n + (first_weekday + ${6 - weekday}::integer) % 7) / 7`),
-          sql` + `,
-        )})::integer`,
-    ),
-  ]);
+  // Runs leave as day numbers from the whole period's first night, the origin of the pieces' bounds.
+  const origin = pieces[0] as LocalDate;
+  const inScope = (column: string) => listingInScope(scope, column);
   const soldOfChannel =
     scope.channel === null
       ? sql``
       : sql`
         union all
-        select s.class_id, r.listing_id, 2, r.start_date, r.end_date, 0
+        select r.listing_id, 2, r.start_date, r.end_date, 0
         from reservations r
-        join scoped s on s.id = r.listing_id
         where r.account_id = ${scope.accountId}
+          and ${inScope('r.listing_id')}
           and r.status = 'accepted'
           and r.channel = ${scope.channel}
           and r.end_date > ${period.startDate}::date
@@ -105,23 +96,38 @@ export async function nightsByPriceGroup(
     with listing_rules as (
       select ${sql.join([sql`l.id, l.currency, l.base_price_minor, l.min_price_minor, l.time_zone`, ...coverage.memberships])}
       from listings l
-      where l.account_id = ${scope.accountId} and ${listingInScope(scope, 'l.id')}
+      where l.account_id = ${scope.accountId} and ${inScope('l.id')}
     ),
     scoped as materialized (
       select *, dense_rank() over (order by ${classKey}) as class_id
       from listing_rules
     ),
-    -- Kinds as numbers (see nightKinds): 0 open, 1 held, 2 sold.
+    -- Kinds as numbers (see nightKinds): 0 open, 1 held, 2 sold. Read by listing, not joined to the listings'
+    -- classes: a class is looked up once per listing below rather than once per run.
     runs as (
-      -- Open runs between two holds.
-      select s.class_id, s.id as listing_id, 0 as kind, g.start_date as run_start, g.end_date as run_end,
-        case when g.end_date - g.start_date <= ${largestGap}::integer then g.end_date - g.start_date else 0 end as gap
-      from scoped s
-      join calendar_gaps g on g.listing_id = s.id
-      where g.start_date < ${dayAfter}::date and g.end_date > ${period.startDate}::date
+      -- Open runs between two holds, read by account and date (see migration 0025): those starting at most
+      -- 31 nights before the period, and the longer ones reaching into it from earlier.
+      select listing_id, 0 as kind, start_date as run_start, end_date as run_end,
+        case when end_date - start_date <= ${largestGap}::integer then end_date - start_date else 0 end as gap
+      from (
+        select listing_id, start_date, end_date
+        from calendar_gaps
+        where account_id = ${scope.accountId}
+          and start_date >= ${addDays(period.startDate, -31)}::date
+          and start_date < ${dayAfter}::date
+          and end_date > ${period.startDate}::date
+        union all
+        select listing_id, start_date, end_date
+        from calendar_gaps
+        where account_id = ${scope.accountId}
+          and end_date - start_date > 31
+          and start_date < ${addDays(period.startDate, -31)}::date
+          and end_date > ${period.startDate}::date
+      ) g
+      where ${inScope('listing_id')}
       union all
       -- Open runs before a listing's first hold and after its last, never orphan gaps; without holds, all of it.
-      select s.class_id, s.id, 0, e.run_start, e.run_end, 0
+      select s.id, 0, e.run_start, e.run_end, 0
       from scoped s
       left join calendar_hold_spans h on h.listing_id = s.id and h.account_id = ${scope.accountId}
       cross join lateral (
@@ -129,58 +135,57 @@ export async function nightsByPriceGroup(
       ) e (run_start, run_end)
       where e.run_start < ${dayAfter}::date and e.run_end > ${period.startDate}::date
       union all
-      select s.class_id, h.listing_id, 1, lower(h.nights), upper(h.nights), 0
+      select h.listing_id, 1, lower(h.nights), upper(h.nights), 0
       from calendar_holds h
-      join scoped s on s.id = h.listing_id
       where h.account_id = ${scope.accountId}
+        and ${inScope('h.listing_id')}
         and h.kind = 'block'
         and h.nights && daterange(${period.startDate}::date, ${dayAfter}::date)
       union all
-      select s.class_id, h.listing_id, 1, lower(h.nights), upper(h.nights), 0
+      select h.listing_id, 1, lower(h.nights), upper(h.nights), 0
       from reservations r
       join calendar_holds h on h.reservation_id = r.id
-      join scoped s on s.id = h.listing_id
       where r.account_id = ${scope.accountId}
+        and ${inScope('h.listing_id')}
         and r.status = 'pending'
+        -- The hold takes the reservation's nights: only reservations overlapping the period need their hold.
+        and r.end_date > ${period.startDate}::date
+        and r.start_date < ${dayAfter}::date
         and h.nights && daterange(${period.startDate}::date, ${dayAfter}::date)
       ${soldOfChannel}
     ),
-    clipped as materialized (
-      select class_id, listing_id, kind, gap, x, y, ${pieceOf(sql`x`)} as first_piece, ${pieceOf(sql`y - 1`)} as last_piece
-      from (
-        select class_id, listing_id, kind, gap,
-          greatest(run_start, ${period.startDate}::date) as x, least(run_end, ${dayAfter}::date) as y
-        from runs
-      ) inside
+    clipped as (
+      select listing_id, kind, gap,
+        greatest(run_start, ${period.startDate}::date) as x, least(run_end, ${dayAfter}::date) as y
+      from runs
     ),
-    piece_runs as (
-      select class_id, kind, gap, piece, y - x as n,
-        -- Weekday of the first night, 0 = Sunday: 1970-01-04 was a Sunday.
-        ((x - date '1970-01-04') % 7 + 7) % 7 as first_weekday
-      from (
-        select class_id, kind, gap, first_piece as piece, x, y
-        from clipped
-        where first_piece = last_piece
-        union all
-        -- Each run cut at the pieces it spans: piece p is [bounds[p], bounds[p + 1]).
-        select c.class_id, c.kind, c.gap, p.piece, greatest(c.x, (${bounds})[p.piece]),
-          least(c.y, (${bounds})[p.piece + 1])
-        from clipped c
-        cross join lateral unnest((${pieceNumbers})[c.first_piece:c.last_piece]) p (piece)
-        where c.first_piece < c.last_piece
-      ) cut
+    -- Each listing's runs as bytes, eight a run (see RunCounter.count: one 64-bit integer, read as its two
+    -- halves, costs less to write than two 32-bit ones joined), counted by piece and weekday group in
+    -- JavaScript: cutting and counting them here took most of the statement's time, and writing them as
+    -- text much of the rest. Kept for the nights with their own price, whose kind and gap are looked up in
+    -- their listing's runs: keeping a few thousand listings' runs costs less than keeping tens of thousands
+    -- of runs to join those nights to.
+    listing_runs as materialized (
+      select listing_id,
+        string_agg(
+          int8send(((kind * ${largestGap + 1}::integer + gap) * 65536 + (x - ${origin}::date))::bigint * 4294967296
+            + (y - ${origin}::date)),
+          ''::bytea
+        ) as runs
+      from clipped
+      group by listing_id
     ),
-    -- As text, numbers joined by commas: as JSON arrays of arrays, building them here and parsing them in
-    -- JavaScript cost some 25 ms more a call.
-    counted as (
-      select class_id, concat_ws(',', kind, gap, piece, ${groupCounts}) as night_count
-      from piece_runs
-      group by class_id, kind, gap, piece
+    class_runs as (
+      select s.class_id, string_agg(l.runs, ''::bytea) as runs
+      from listing_runs l
+      join scoped s on s.id = l.listing_id
+      group by s.class_id
     ),
-    counts as (
-      select class_id, string_agg(night_count, ',') as counts
-      from counted
-      group by class_id
+    overrides as materialized (
+      select s.class_id, d.listing_id, d.date, d.price_minor
+      from calendar_days d
+      join scoped s on s.id = d.listing_id
+      where d.date between ${period.startDate}::date and ${period.endDate}::date and d.price_minor is not null
     ),
     classes as (
       select class_id, currency, base_price_minor, min_price_minor, time_zone, ${coverage.covered} as covered,
@@ -188,29 +193,181 @@ export async function nightsByPriceGroup(
       from scoped
       group by class_id, ${classKey}
     )
-    select 'class' as row, c.class_id, c.currency, c.base_price_minor, c.min_price_minor, c.time_zone, c.covered,
-      c.listings, n.counts, null as kind, null::integer as gap, null::date as night, null::integer as price_minor
+    select 'class' as row, c.class_id, null as listing_id, c.currency, c.base_price_minor, c.min_price_minor,
+      c.time_zone, c.covered, c.listings, n.runs, null::date as night, null::integer as price_minor,
+      null::integer as day
     from classes c
-    left join counts n on n.class_id = c.class_id
+    left join class_runs n on n.class_id = c.class_id
     union all
-    select 'override', s.class_id, null, null, null, null, null, null, null, c.kind, c.gap, d.date, d.price_minor
-    from calendar_days d
-    join scoped s on s.id = d.listing_id
-    left join clipped c on c.listing_id = d.listing_id and d.date >= c.x and d.date < c.y
-    where d.date between ${period.startDate}::date and ${period.endDate}::date and d.price_minor is not null`.execute(
-    db,
-  );
-  return rows.map((row) =>
-    row.row === 'class'
-      ? { ...row, counts: row.counts === null ? [] : (JSON.parse(`[${row.counts}]`) as number[]) }
-      : { ...row, kind: row.kind === null ? null : (nightKinds[row.kind] as NightKind) },
-  );
+    -- The night's day number too, as its run's are: parsing tens of thousands of dates here costs more.
+    select 'override', o.class_id, o.listing_id, null, null, null, null, null, null, null, o.date,
+      o.price_minor, o.date - ${origin}::date
+    from overrides o
+    union all
+    select 'listing', null, l.listing_id, null, null, null, null, null, null, l.runs, null, null, null
+    from listing_runs l
+    where l.listing_id in (select listing_id from overrides)`.execute(db);
+  const counter = new RunCounter(pieces, weekdayGroups, largestGap);
+  // The runs of each listing with a night of its own price: that night's kind and gap are its run's.
+  const runsOf = new Map<string, Uint8Array>();
+  for (const row of rows) {
+    if (row.row === 'listing' && row.runs !== null) runsOf.set(row.listing_id, row.runs);
+  }
+  const result: PriceGroupRow[] = [];
+  for (const row of rows) {
+    if (row.row === 'class') {
+      const { runs, listing_id: _, ...listingClass } = row;
+      result.push({ ...listingClass, counts: runs === null ? [] : counter.count(runs) });
+    } else if (row.row === 'override') {
+      const runs = runsOf.get(row.listing_id);
+      const run = runs === undefined ? null : counter.runHolding(runs, row.day);
+      result.push({
+        row: 'override',
+        class_id: row.class_id,
+        kind: run === null ? null : (nightKinds[run.kind] as NightKind),
+        gap: run === null ? null : run.gap,
+        night: row.night,
+        price_minor: row.price_minor,
+      });
+    }
+  }
+  return result;
+}
+
+/**
+ * Counts runs of nights into {@link ClassRow.counts}: each run cut at the pieces it spans and its nights
+ * counted per weekday group, added up by kind, gap length and piece. A year of a large portfolio is some
+ * sixty thousand runs a call, so they arrive as packed integers (as text, digits cost the server time to
+ * write and this side as much again to read), a piece's and a group's nights between two nights are
+ * differences of running counts prepared once per statement, and the sums live in one reused array indexed
+ * by kind, gap and piece.
+ */
+class RunCounter {
+  /** Each night's piece, 0-based, by day number from the first piece's first night. */
+  readonly #pieceOf: Uint16Array;
+  /** Day numbers of the pieces' bounds: piece p (0-based) is [bounds[p], bounds[p + 1]). */
+  readonly #bounds: Int32Array;
+  /** Per weekday group but the first: how many nights before each day number fall in the group. */
+  readonly #before: Int32Array[];
+  readonly #gaps: number;
+  /** Per kind, gap and piece: nights in all, then per weekday group but the first; {@link countSize} − 3 each. */
+  readonly #sums: Float64Array;
+  /** Which sums the current class touched, in the order it first did, so only those are read and cleared. */
+  readonly #touched: Int32Array;
+
+  constructor(
+    pieces: readonly LocalDate[],
+    weekdayGroups: readonly (readonly number[])[],
+    largestGap: number,
+  ) {
+    const origin = pieces[0] as LocalDate;
+    this.#bounds = Int32Array.from(pieces, (bound) => daysBetween(origin, bound));
+    const pieceCount = pieces.length - 1;
+    const nights = this.#bounds[pieceCount] as number;
+    this.#pieceOf = new Uint16Array(nights);
+    for (let piece = 0; piece < pieceCount; piece += 1) {
+      this.#pieceOf.fill(piece, this.#bounds[piece], this.#bounds[piece + 1]);
+    }
+    const firstWeekday = dayOfWeek(origin);
+    this.#before = weekdayGroups.slice(1).map((weekdays) => {
+      const before = new Int32Array(nights + 1);
+      for (let night = 0; night < nights; night += 1) {
+        const inGroup = weekdays.includes((firstWeekday + night) % 7) ? 1 : 0;
+        before[night + 1] = (before[night] as number) + inGroup;
+      }
+      return before;
+    });
+    this.#gaps = largestGap + 1;
+    const keys = nightKinds.length * this.#gaps * pieceCount;
+    this.#sums = new Float64Array(keys * weekdayGroups.length);
+    this.#touched = new Int32Array(keys);
+  }
+
+  /**
+   * The counts of `runs`: eight bytes a run, two big-endian 32-bit integers: kind × (largest gap + 1) + gap
+   * length, times 65536, plus the first night; then the night after the last (nights as day numbers, which a
+   * period of at most a few years keeps far below 65536; gaps are at most 60 nights).
+   */
+  count(runs: Uint8Array): number[] {
+    const view = new DataView(runs.buffer, runs.byteOffset, runs.byteLength);
+    let touched = 0;
+    for (let at = 0; at < runs.byteLength; at += 8) {
+      const head = view.getInt32(at);
+      const kindAndGap = head >>> 16;
+      const gap = kindAndGap % this.#gaps;
+      touched = this.#add(
+        (kindAndGap - gap) / this.#gaps,
+        gap,
+        head & 0xffff,
+        view.getInt32(at + 4),
+        touched,
+      );
+    }
+    const size = this.#before.length + 1;
+    const pieceCount = this.#bounds.length - 1;
+    const counts: number[] = [];
+    for (let index = 0; index < touched; index += 1) {
+      const key = this.#touched[index] as number;
+      const piece = key % pieceCount;
+      const kindAndGap = (key - piece) / pieceCount;
+      const gap = kindAndGap % this.#gaps;
+      counts.push((kindAndGap - gap) / this.#gaps, gap, piece + 1);
+      for (let at = key * size; at < (key + 1) * size; at += 1) {
+        counts.push(this.#sums[at] as number);
+        this.#sums[at] = 0;
+      }
+    }
+    return counts;
+  }
+
+  /**
+   * The kind and gap length of the run of `runs` (as {@link count} reads them) holding day number `night`;
+   * null when none does. A listing's runs never overlap: holds do not, and open runs are what they leave.
+   */
+  runHolding(runs: Uint8Array, night: number): { kind: number; gap: number } | null {
+    const view = new DataView(runs.buffer, runs.byteOffset, runs.byteLength);
+    for (let at = 0; at < runs.byteLength; at += 8) {
+      const head = view.getInt32(at);
+      if ((head & 0xffff) > night || view.getInt32(at + 4) <= night) continue;
+      const kindAndGap = head >>> 16;
+      const gap = kindAndGap % this.#gaps;
+      return { kind: (kindAndGap - gap) / this.#gaps, gap };
+    }
+    return null;
+  }
+
+  /** Adds one run's nights to the sums; returns how many sums are touched now. */
+  #add(kind: number, gap: number, first: number, after: number, touched: number): number {
+    const size = this.#before.length + 1;
+    const pieceCount = this.#bounds.length - 1;
+    const lastPiece = this.#pieceOf[after - 1] as number;
+    let count = touched;
+    for (let piece = this.#pieceOf[first] as number; piece <= lastPiece; piece += 1) {
+      const from = Math.max(first, this.#bounds[piece] as number);
+      const until = Math.min(after, this.#bounds[piece + 1] as number);
+      const key = (kind * this.#gaps + gap) * pieceCount + piece;
+      const at = key * size;
+      // A sum of all nights is never zero once touched: every run has a night.
+      if (this.#sums[at] === 0) {
+        this.#touched[count] = key;
+        count += 1;
+      }
+      this.#sums[at] = (this.#sums[at] as number) + until - from;
+      for (let group = 1; group < size; group += 1) {
+        const before = this.#before[group - 1] as Int32Array;
+        this.#sums[at + group] =
+          (this.#sums[at + group] as number) + (before[until] as number) - (before[from] as number);
+      }
+    }
+    return count;
+  }
 }
 
 /** A row as the statement of {@link nightsByPriceGroup} gives it. */
 type StatementRow =
-  | (Omit<ClassRow, 'counts'> & { readonly counts: string | null })
-  | (Omit<OverrideRow, 'kind'> & { readonly kind: number | null });
+  | (Omit<ClassRow, 'counts'> & { readonly listing_id: null; readonly runs: Uint8Array | null })
+  | (Omit<OverrideRow, 'kind' | 'gap'> & { readonly listing_id: string; readonly day: number })
+  | { readonly row: 'listing'; readonly listing_id: string; readonly runs: Uint8Array | null };
 
 /**
  * Which rules cover a listing. `memberships` (columns of a select from `listings l`) are the listing's

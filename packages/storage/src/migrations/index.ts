@@ -23,6 +23,7 @@ import * as webhookDeliveries from './2026_11_27_0021_webhook_deliveries.ts';
 import * as webhookSecretRotation from './2026_11_27_0022_webhook_secret_rotation.ts';
 import * as failedAutomatedReplies from './2026_11_27_0023_failed_automated_replies.ts';
 import * as turnoverFacts from './2026_11_27_0024_turnover_facts.ts';
+import * as calendarGapsByAccount from './2026_11_27_0025_calendar_gaps_by_account.ts';
 import * as bookingPatternFacts from './2026_11_27_0026_booking_pattern_facts.ts';
 import * as listingWaitBuckets from './2026_11_27_0027_listing_wait_buckets.ts';
 import * as paceSnapshotMonths from './2026_11_27_0028_pace_snapshot_months.ts';
@@ -57,6 +58,7 @@ export const domainMigrations: Readonly<Record<string, Migration>> = {
   '2026_11_27_0022_webhook_secret_rotation': webhookSecretRotation,
   '2026_11_27_0023_failed_automated_replies': failedAutomatedReplies,
   '2026_11_27_0024_turnover_facts': turnoverFacts,
+  '2026_11_27_0025_calendar_gaps_by_account': calendarGapsByAccount,
   '2026_11_27_0026_booking_pattern_facts': bookingPatternFacts,
   '2026_11_27_0027_listing_wait_buckets': listingWaitBuckets,
   '2026_11_27_0028_pace_snapshot_months': paceSnapshotMonths,

@@ -1,0 +1,200 @@
+import type { Clock } from '@innkeep/domain';
+import { daysBetween, newId } from '@innkeep/domain';
+import type { AnalyticsPeriod } from '@innkeep/domain/analytics';
+import { type Kysely, sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGuestAnalytics } from '../src/analytics/guest-stats.store.ts';
+import type { DatabaseHandle } from '../src/connection.ts';
+import type { Database, Executor } from '../src/database.ts';
+import { openTestDatabase, testDatabaseKinds } from '../src/testing.ts';
+import { writeWhileAnotherIsOpen } from './support/concurrent-writers.ts';
+import { createTestAccount, createTestListing, type TestAccount } from './support/fixtures.ts';
+
+// `calendar_gaps.account_id` (migration 0025) is filled by the gaps' rebuild function, which the statement
+// triggers on `calendar_holds` call: every gap must carry its listing's account after any hold write. Listed-
+// price analytics read an account's gaps overlapping a period through two ranges, those starting at most 31
+// nights before it and the longer ones from earlier: each gap overlapping the period must be counted once.
+
+const clock: Clock = { now: () => new Date('2026-11-27T18:00:00.000Z') };
+
+type GapRow = [listingId: string, accountId: string, startDate: string, endDate: string];
+
+describe.each(testDatabaseKinds)('calendar gaps by account on %s', (kind) => {
+  let handle: DatabaseHandle;
+  let db: Kysely<Database>;
+  let account: TestAccount;
+  let other: TestAccount;
+
+  beforeAll(async () => {
+    handle = await openTestDatabase(kind);
+    db = handle.db;
+    account = await createTestAccount(db);
+    other = await createTestAccount(db);
+  }, 180_000);
+
+  afterAll(async () => {
+    await handle?.close();
+  });
+
+  async function storedGaps(): Promise<GapRow[]> {
+    const { rows } = await sql<{
+      listing_id: string;
+      account_id: string;
+      start_date: string;
+      end_date: string;
+    }>`
+      select listing_id, account_id, start_date::text, end_date::text from calendar_gaps
+      order by listing_id, start_date`.execute(db);
+    return rows.map((row) => [row.listing_id, row.account_id, row.start_date, row.end_date]);
+  }
+
+  /** The gaps recomputed from the holds, each with its listing's account. */
+  async function rebuiltGaps(): Promise<GapRow[]> {
+    const { rows } = await sql<{
+      listing_id: string;
+      account_id: string;
+      start_date: string;
+      end_date: string;
+    }>`
+      select g.listing_id, l.account_id, g.start_date::text, g.end_date::text
+      from (
+        select listing_id, upper(nights) as start_date,
+          lead(lower(nights)) over (partition by listing_id order by lower(nights)) as end_date
+        from calendar_holds
+      ) g
+      join listings l on l.id = g.listing_id
+      where g.end_date > g.start_date
+      order by g.listing_id, g.start_date`.execute(db);
+    return rows.map((row) => [row.listing_id, row.account_id, row.start_date, row.end_date]);
+  }
+
+  async function expectExact(): Promise<void> {
+    expect(await storedGaps()).toEqual(await rebuiltGaps());
+  }
+
+  async function insertBlock(
+    executor: Executor,
+    owner: TestAccount,
+    listingId: string,
+    startDate: string,
+    endDate: string,
+  ): Promise<string> {
+    const id = newId('block');
+    await executor
+      .insertInto('calendar_holds')
+      .values({
+        id,
+        account_id: owner.accountId,
+        listing_id: listingId,
+        nights: `[${startDate},${endDate})`,
+        kind: 'block',
+        block_reason: 'owner',
+      })
+      .execute();
+    return id;
+  }
+
+  it('gives every gap its listing’s account through inserts, updates and deletes', async () => {
+    const harbor = await createTestListing(db, account.accountId, { name: 'Harbor Loft' });
+    const elsewhere = await createTestListing(db, other.accountId, { name: 'Other Owner’s Barn' });
+
+    const first = await insertBlock(db, account, harbor, '2026-06-01', '2026-06-03');
+    await insertBlock(db, account, harbor, '2026-06-10', '2026-06-12');
+    await insertBlock(db, other, elsewhere, '2026-06-01', '2026-06-02');
+    await insertBlock(db, other, elsewhere, '2026-06-05', '2026-06-06');
+    const gapsOf = async (listingId: string) => (await storedGaps()).filter(([id]) => id === listingId);
+    expect(await gapsOf(harbor)).toEqual([[harbor, account.accountId, '2026-06-03', '2026-06-10']]);
+    expect(await gapsOf(elsewhere)).toEqual([[elsewhere, other.accountId, '2026-06-02', '2026-06-05']]);
+    await expectExact();
+
+    await sql`update calendar_holds set nights = '[2026-05-20,2026-05-22)' where id = ${first}`.execute(db);
+    await expectExact();
+    await db.deleteFrom('calendar_holds').where('id', '=', first).execute();
+    await expectExact();
+    await db.deleteFrom('calendar_holds').where('listing_id', 'in', [harbor, elsewhere]).execute();
+    await expectExact();
+  });
+
+  // Only a server can keep a transaction open while another one runs; PGlite runs one at a time.
+  it.runIf(kind === 'postgres')('stays exact when two transactions write one listing at once', async () => {
+    const listingId = await createTestListing(db, account.accountId, { name: 'Raced Retreat' });
+    await insertBlock(db, account, listingId, '2026-08-01', '2026-08-02');
+    await insertBlock(db, account, listingId, '2026-08-30', '2026-08-31');
+    await writeWhileAnotherIsOpen(
+      db,
+      (trx) => insertBlock(trx, account, listingId, '2026-08-10', '2026-08-12'),
+      (trx) => insertBlock(trx, account, listingId, '2026-08-20', '2026-08-22'),
+    );
+    await expectExact();
+  });
+
+  it('counts every open run overlapping the period once, however long before it starts', async () => {
+    const owner = await createTestAccount(db);
+    // Blocks per listing, chosen around March 2026 (its first night less 31 is 2026-01-29) and around the
+    // middle of the year from 2025-11-01 (2026-05-01), where a year is counted in two halves.
+    const blocksByListing: [string, string][][] = [
+      // A 77-night gap from more than 31 nights before March: read among the long gaps.
+      [
+        ['2026-01-01', '2026-01-02'],
+        ['2026-03-20', '2026-03-21'],
+      ],
+      // A 32-night gap starting 23 nights before March: long, but read among those starting late enough.
+      [
+        ['2026-02-05', '2026-02-06'],
+        ['2026-03-10', '2026-03-11'],
+      ],
+      // A 35-night gap starting exactly 31 nights before March.
+      [
+        ['2026-01-28', '2026-01-29'],
+        ['2026-03-05', '2026-03-06'],
+      ],
+      // A 33-night gap starting 32 nights before March, and one ending as March starts (not in it).
+      [
+        ['2026-01-27', '2026-01-28'],
+        ['2026-03-02', '2026-03-03'],
+      ],
+      [
+        ['2026-02-20', '2026-02-21'],
+        ['2026-03-01', '2026-03-02'],
+      ],
+      // A 105-night gap across the middle of the year, and short ones either side of March's edges.
+      [
+        ['2026-02-27', '2026-02-28'],
+        ['2026-03-01', '2026-03-02'],
+        ['2026-06-15', '2026-06-16'],
+      ],
+      [
+        ['2026-03-30', '2026-03-31'],
+        ['2026-04-01', '2026-04-02'],
+      ],
+    ];
+    const listings: string[] = [];
+    for (const blocks of blocksByListing) {
+      const listingId = await createTestListing(db, owner.accountId);
+      listings.push(listingId);
+      for (const [startDate, endDate] of blocks) await insertBlock(db, owner, listingId, startDate, endDate);
+    }
+    // One listing without holds: open every night.
+    listings.push(await createTestListing(db, owner.accountId));
+
+    const analytics = createGuestAnalytics({ db, clock });
+    for (const period of [
+      { startDate: '2026-03-01', endDate: '2026-03-31' },
+      { startDate: '2025-11-01', endDate: '2026-10-31' },
+    ] satisfies AnalyticsPeriod[]) {
+      const nights = daysBetween(period.startDate, period.endDate) + 1;
+      let blocked = 0;
+      for (const blocks of blocksByListing) {
+        for (const [startDate, endDate] of blocks) {
+          const from = Math.max(0, daysBetween(period.startDate, startDate));
+          const until = Math.min(nights, daysBetween(period.startDate, endDate));
+          blocked += Math.max(0, until - from);
+        }
+      }
+      const stats = await analytics.getPricingStats(owner.owner, period);
+      expect(stats.currencies.map((entry) => [entry.currency, entry.listed.openNights])).toEqual([
+        ['USD', listings.length * nights - blocked],
+      ]);
+    }
+  });
+});
