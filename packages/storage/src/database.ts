@@ -334,6 +334,15 @@ export interface ReservationMonthFactsTable {
   rent_minor: ColumnType<string, never, never>;
 }
 
+/** Nights of calendar blocks per account, month, listing currency and reason; moved by triggers on `calendar_holds`. */
+export interface BlockMonthFactsTable {
+  account_id: ColumnType<string, never, never>;
+  month: ColumnType<string, never, never>;
+  currency: ColumnType<string, never, never>;
+  reason: ColumnType<string, never, never>;
+  nights: ColumnType<number, never, never>;
+}
+
 /** Sold nights and money per listing, month, channel and currency; moved with every `stay_night_facts` change. */
 export interface StayMonthFactsTable {
   listing_id: string;
@@ -658,6 +667,7 @@ export interface Database {
   calendar_holds: CalendarHoldsTable;
   calendar_gaps: CalendarGapsTable;
   calendar_hold_spans: CalendarHoldSpansTable;
+  block_month_facts: BlockMonthFactsTable;
   reservation_line_items: ReservationLineItemsTable;
   reservation_nights: ReservationNightsTable;
   reservation_changes: ReservationChangesTable;

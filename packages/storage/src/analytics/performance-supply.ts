@@ -1,9 +1,11 @@
+import { addDays } from '@innkeep/domain';
 import type { BlockedNights } from '@innkeep/domain/analytics';
 import { type AnalyticsPeriod, distinctPeriods } from '@innkeep/domain/analytics';
 import { type RawBuilder, sql } from 'kysely';
 import type { Executor } from '../database.ts';
 import { runAnalyticsStatement } from './analytics-query-settings.ts';
 import { type AnalyticsScope, listingInScope } from './analytics-scope.ts';
+import { wholeMonthsOf } from './sold-nights.ts';
 
 /** The supply of the listings priced in one currency over one period. */
 export interface CurrencySupply {
@@ -59,7 +61,7 @@ export async function supplyByPeriod(
       maintenance: number;
       manual: number;
     }>`
-    with ${periodsTable(distinct)},
+    with ${periodsTable(distinct, scope.listingIds !== null)},
     -- Materialised, so the blocks find their listing's currency through one hash of the scope: inlined, the
     -- planner guesses a few hundred blocks and looks each one's listing up by its key (11,000 probes a year).
     scoped as materialized (
@@ -73,22 +75,47 @@ export async function supplyByPeriod(
       cross join scoped l
       group by p.period_index, l.currency
     ),
-    blocks as (
-      -- Each block's nights inside the period and the listing's active days, in date arithmetic: intersecting
-      -- three dateranges per block took over half of this statement on the scale demo's 11,000 blocks a year.
-      select p.period_index, l.currency,
-        sum(b.nights) filter (where h.block_reason = 'owner')::integer as owner,
-        sum(b.nights) filter (where h.block_reason = 'maintenance')::integer as maintenance,
-        sum(b.nights) filter (where h.block_reason = 'manual')::integer as manual
+    block_nights as (
+      -- Whole months of blocks from their roll-up (only when the scope spans every listing: it has no listing)…
+      select p.period_index, f.currency, f.reason, f.nights
       from periods p
-      join calendar_holds h
-        on h.account_id = ${scope.accountId} and h.kind = 'block' and h.nights && p.nights
-      join scoped l on l.id = h.listing_id
+      join block_month_facts f
+        on f.account_id = ${scope.accountId} and f.month >= p.whole_from and f.month < p.whole_until
+      union all
+      -- …less what listings added during those months blocked before they became active: a probe of each such
+      -- listing's holds by first night (joined, the planner read every block of the account into a hash)…
+      select p.period_index, l.currency, h.block_reason,
+        greatest(lower(h.nights), p.whole_from) - least(upper(h.nights), l.active_since, p.whole_until)
+      from periods p
+      join scoped l on l.active_since > p.whole_from and p.whole_from < p.whole_until
       cross join lateral (
-        select greatest(0, least(upper(h.nights), p.end_date + 1)
-          - greatest(lower(h.nights), p.start_date, l.active_since)) as nights
-      ) b
-      group by p.period_index, l.currency
+        select h.block_reason, h.nights from calendar_holds h
+        where h.listing_id = l.id and h.kind = 'block'
+          and lower(h.nights) < least(l.active_since, p.whole_until) and upper(h.nights) > p.whole_from
+        offset 0
+      ) h
+      union all
+      -- …and the days outside whole months block by block, clipped to the listing's active days in date
+      -- arithmetic (intersecting dateranges per block cost more than the rest of the statement).
+      select p.period_index, l.currency, h.block_reason,
+        greatest(0, least(upper(h.nights), w.until)
+          - greatest(lower(h.nights), w.from_night, l.active_since))
+      from periods p
+      cross join lateral (
+        values (p.start_date, p.whole_from), (p.whole_until, p.end_date + 1)
+      ) w (from_night, until)
+      join calendar_holds h
+        on h.account_id = ${scope.accountId} and h.kind = 'block' and w.from_night < w.until
+        and h.nights && daterange(w.from_night, w.until)
+      join scoped l on l.id = h.listing_id
+    ),
+    blocks as (
+      select period_index, currency,
+        sum(nights) filter (where reason = 'owner')::integer as owner,
+        sum(nights) filter (where reason = 'maintenance')::integer as maintenance,
+        sum(nights) filter (where reason = 'manual')::integer as manual
+      from block_nights
+      group by period_index, currency
     )
     select c.period_index, c.currency, c.listings, c.calendar_nights, coalesce(b.owner, 0) as owner,
       coalesce(b.maintenance, 0) as maintenance, coalesce(b.manual, 0) as manual
@@ -153,16 +180,23 @@ export function blockedNights(owner: number, maintenance: number, manual: number
 
 /**
  * A `periods` CTE for `with`: one row per period with `period_index` (its position), `start_date`,
- * `end_date` and `nights`, the period as a daterange to intersect calendar holds with.
+ * `end_date`, `nights` (the period as a daterange to intersect calendar holds with) and the whole calendar
+ * months inside it, `[whole_from, whole_until)`, that roll-ups answer: none (both the day after the period)
+ * when `byListing`, as the roll-ups have no listing.
  */
-function periodsTable(periods: readonly AnalyticsPeriod[]): RawBuilder<unknown> {
+function periodsTable(periods: readonly AnalyticsPeriod[], byListing: boolean): RawBuilder<unknown> {
   const rows = sql.join(
-    periods.map(
-      (period, index) => sql`(${index}::integer, ${period.startDate}::date, ${period.endDate}::date)`,
-    ),
+    periods.map((period, index) => {
+      const dayAfter = addDays(period.endDate, 1);
+      const { firstWholeMonth, afterWholeMonths } = byListing
+        ? { firstWholeMonth: dayAfter, afterWholeMonths: dayAfter }
+        : wholeMonthsOf(period);
+      return sql`(${index}::integer, ${period.startDate}::date, ${period.endDate}::date,
+        ${firstWholeMonth}::date, ${afterWholeMonths}::date)`;
+    }),
   );
-  return sql`periods (period_index, start_date, end_date, nights) as (
-    select period_index, start_date, end_date, daterange(start_date, end_date, '[]')
-    from (values ${rows}) as given (period_index, start_date, end_date)
+  return sql`periods (period_index, start_date, end_date, nights, whole_from, whole_until) as (
+    select period_index, start_date, end_date, daterange(start_date, end_date, '[]'), whole_from, whole_until
+    from (values ${rows}) as given (period_index, start_date, end_date, whole_from, whole_until)
   )`;
 }

@@ -28,6 +28,7 @@ import * as bookingPatternFacts from './2026_11_27_0026_booking_pattern_facts.ts
 import * as listingWaitBuckets from './2026_11_27_0027_listing_wait_buckets.ts';
 import * as paceSnapshotMonths from './2026_11_27_0028_pace_snapshot_months.ts';
 import * as reservationMonthFacts from './2026_11_27_0029_reservation_month_facts.ts';
+import * as blockMonthFacts from './2026_11_27_0030_block_month_facts.ts';
 
 /**
  * The domain's migrations by name. Names sort in the order they run; other packages (auth) contribute
@@ -63,4 +64,5 @@ export const domainMigrations: Readonly<Record<string, Migration>> = {
   '2026_11_27_0027_listing_wait_buckets': listingWaitBuckets,
   '2026_11_27_0028_pace_snapshot_months': paceSnapshotMonths,
   '2026_11_27_0029_reservation_month_facts': reservationMonthFacts,
+  '2026_11_27_0030_block_month_facts': blockMonthFacts,
 };
