@@ -8,7 +8,6 @@ import { reservationStatusStats } from '../src/analytics/reservation-statuses.ts
 import type { DatabaseHandle } from '../src/connection.ts';
 import type { Database } from '../src/database.ts';
 import { domainMigrations } from '../src/migrations/index.ts';
-import { createReservationUseCases } from '../src/reservations/reservations.store.ts';
 import { openTestDatabase, testDatabaseKinds } from '../src/testing.ts';
 import { insertStay } from './support/analytics-fixture.ts';
 import {
@@ -18,7 +17,7 @@ import {
   seededRandom,
 } from './support/analytics-random.ts';
 import { writeWhileAnotherIsOpen } from './support/concurrent-writers.ts';
-import { createTestListing } from './support/fixtures.ts';
+import { followUseCaseReservationWrites } from './support/reservation-write-scenarios.ts';
 
 // `reservation_month_facts` is the reservations rolled up by check-in month, channel, currency, status and
 // who cancelled, kept by statement triggers on `reservations`. After every kind of reservation write it must
@@ -163,29 +162,7 @@ describe.each(testDatabaseKinds)('reservation month facts on %s', (kind) => {
   });
 
   it('follows reservations written through the use cases', async () => {
-    const listingId = await createTestListing(db, accountId(), { name: 'Use-case Loft' });
-    const reservations = createReservationUseCases({
-      db,
-      clock: { now: () => new Date('2026-02-10T09:00:00.000Z') },
-    });
-    const guest = { firstName: 'Grace', lastName: 'Guest' };
-    const stay = await reservations.create(portfolio.account.owner, {
-      listingId,
-      startDate: '2026-03-30',
-      endDate: '2026-04-02',
-      guest,
-      adults: 3,
-      guestPrice: 300,
-    });
-    await expectExact();
-    await reservations.update(portfolio.account.owner, {
-      reservationId: stay.id,
-      startDate: '2026-04-05',
-      endDate: '2026-04-12',
-    });
-    await expectExact();
-    await reservations.cancel(portfolio.account.owner, { reservationId: stay.id, cancelledBy: 'guest' });
-    await expectExact();
+    await followUseCaseReservationWrites(db, portfolio, expectExact);
   });
 
   it('backfills, when the migration runs over existing reservations, what the triggers kept', async () => {
