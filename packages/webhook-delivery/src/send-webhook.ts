@@ -138,6 +138,8 @@ export function sendWebhook(
         },
       );
       request.on('error', (error: NodeJS.ErrnoException) => {
+        // Giving up destroys the request, which reports a reset like a stale connection: nothing more is sent.
+        if (settled) return;
         // A receiver may close an idle connection just as it is reused; the request then never reached it,
         // so it is sent once more, on a connection the agent opens (and checks) or another kept one.
         if (mayRetry && !answering && request.reusedSocket && staleConnectionErrors.has(error.code ?? '')) {

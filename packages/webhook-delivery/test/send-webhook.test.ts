@@ -222,6 +222,22 @@ describe('sending one webhook', () => {
     }
   });
 
+  it('sends nothing more after the timeout, even on a kept connection whose closing looks like a stale one', async () => {
+    const slow = await startReceiver();
+    try {
+      expect(await sendEnvelope(delivery(slow.url()), allowed)).toMatchObject({ ok: true });
+      slow.answerWith(() => {});
+      // The second attempt goes out on the connection the first left open; giving up closes it, which the
+      // request reports as a reset, the same error a receiver closing a kept connection gives.
+      const outcome = await sendEnvelope(delivery(slow.url()), { ...allowed, timeoutMs: 200 });
+      expect(outcome).toMatchObject({ ok: false, error: 'The receiver did not answer within 200 ms.' });
+      await new Promise((wait) => setTimeout(wait, 300));
+      expect(slow.received).toHaveLength(2);
+    } finally {
+      await slow.close();
+    }
+  });
+
   it('reports a refused connection', async () => {
     const outcome = await sendEnvelope(delivery(await refusingUrl()), allowed);
     expect(outcome).toMatchObject({ ok: false, error: expect.stringContaining('ECONNREFUSED') });
