@@ -95,6 +95,7 @@ export {
   idempotencyPendingTimeoutMs,
   idempotencyRequestSchema,
 } from './idempotency/idempotency.ts';
+export { assistantAccessLifetimes } from './identity/assistant-access.ts';
 export type {
   IdentityUseCases,
   IssuedAuthToken,
@@ -169,6 +170,7 @@ export {
   listMessageRulesInputSchema,
   messageRuleRefInputSchema,
   messageRuleSchema,
+  stayRuleDefaultSendTime,
   updateMessageRuleInputSchema,
 } from './messages/message-rules.ts';
 export type {

@@ -1,6 +1,11 @@
 // Help articles on access: assistants, OAuth, REST credentials, limits, errors, webhooks, subscriptions.
 
+import { pageLimits } from '../core/paging.ts';
+import { assistantAccessLifetimes } from '../identity/assistant-access.ts';
 import type { HelpArticleSource } from './help.ts';
+
+const { accessTokenSeconds, refreshTokenDays, grantDays } = assistantAccessLifetimes;
+const accessTokenMinutes = accessTokenSeconds / 60;
 
 /** Connecting an MCP client (OAuth discovery, consent, owner-only) and disconnecting it. */
 export const connectAnAiAssistantArticle: HelpArticleSource = {
@@ -36,13 +41,19 @@ You do not need a client id, a client secret or an API key.
    \`reservations:read\` or \`messages:write\` (see *OAuth scopes*). Approve to finish.
 4. The client exchanges the authorization code for tokens (PKCE with S256) and is ready.
 
-Access tokens last 1 hour and refresh tokens 30 days; clients refresh in the background, and each refresh
-issues a new refresh token. A client that stays unused for more than 30 days has to be connected again.
+Access tokens last ${accessTokenMinutes} minutes and refresh tokens ${refreshTokenDays} days; clients refresh in the
+background, and each refresh issues a new refresh token. A client that stays unused for more than
+${refreshTokenDays} days has to be connected again.
+
+**A connection lasts ${grantDays} days.** However often the assistant is used, what you approved ends
+${grantDays} days after you first approved it: the assistant can no longer refresh its tokens, its requests are
+refused once its last access token expires, and you connect it again (the steps above) to go on.
 
 ## What the assistant gets
 
-- **26 tools**, always all listed: 16 that read (for example \`list_listings\`, \`get_calendar\`,
-  \`get_reservations\`, \`get_quote\`) and 10 that change things (for example \`send_message\` and \`set_prices\`). A tool outside the scopes you granted answers with an
+- **49 tools**, always all listed: 39 that read (for example \`list_listings\`, \`get_calendar\`,
+  \`get_reservations\`, \`get_quote\`, and analytics such as \`get_headline_kpis\`) and 10 that change things
+  (for example \`send_message\` and \`set_prices\`). A tool outside the scopes you granted answers with an
   \`insufficient_scope\` error; connect again and approve the missing scope to use it.
 - **2 resources**, \`service://user\` and \`service://listings\`, plus templates for a single listing, a listing's
   calendar and a single reservation.
@@ -57,8 +68,8 @@ the subscription must be in good standing. If the subscription lapses, requests 
 ## Disconnect
 
 Remove the connector in your assistant's settings. Clients that support token revocation revoke their tokens
-at \`/oauth/token/revoke\` when you do. A refresh token that is never used again expires after 30 days, and an
-access token after 1 hour.
+at \`/oauth/token/revoke\` when you do. A refresh token that is never used again expires after
+${refreshTokenDays} days, and an access token after ${accessTokenMinutes} minutes.
 `,
 };
 
@@ -197,11 +208,11 @@ tokens.
 ## Lists
 
 - The Host Tools operations (\`getListings\`, \`getReservations\`, \`getReviews\` …) answer the **whole** list,
-  as Host Tools clients expect. To page them instead, send \`limit\` (at most 500) or \`cursor\`: the answer then
-  carries \`nextCursor\` and \`hasMore\` beside the list.
+  as Host Tools clients expect. To page them instead, send \`limit\` (at most ${pageLimits.max}) or \`cursor\`: the
+  answer then carries \`nextCursor\` and \`hasMore\` beside the list.
 - Innkeep's own list operations (\`listListings\`, \`listWebhookSubscriptions\` …) always page: \`limit\` items
-  (default 50, at most 500) with \`nextCursor\` and \`hasMore\`. Pass \`nextCursor\` as \`cursor\` to get the next
-  page. Nothing is cut off silently.
+  (default ${pageLimits.default}, at most ${pageLimits.max}) with \`nextCursor\` and \`hasMore\`. Pass \`nextCursor\` as
+  \`cursor\` to get the next page. Nothing is cut off silently.
 
 ## Retrying writes safely
 
@@ -258,8 +269,9 @@ same request can be sent again once the wait is over.
 
 - Wait for \`Retry-After\` before retrying, rather than retrying in a loop; slow down as \`RateLimit-Remaining\`
   nears 0.
-- Ask for more per request: the Host Tools lists answer whole, Innkeep's own lists take \`limit\` up to 500, and
-  calendars cover up to 366 days per call.
+- Ask for more per request: the Host Tools lists answer whole; Innkeep's own REST lists take \`limit\` up to
+  ${pageLimits.max}, and the assistant tools' lists up to 100. The Host Tools \`getCalendar\` covers up to 731 days
+  per call; \`get_calendar\` and the REST \`getCalendarDays\` cover up to 92 days per call.
 - If your product needs more than 120 requests a minute, ask support for a partner \`apiKey\`.
 `,
 };

@@ -27,7 +27,7 @@ are free again for a guest checking in on 13 March, so back-to-back stays fit wi
 
 Some inputs name the nights themselves rather than a stay, and then both ends are included:
 
-- \`get_calendar\`: \`startDate\` and \`endDate\` are the first and last **dates returned** (at most 366 days).
+- \`get_calendar\`: \`startDate\` and \`endDate\` are the first and last **dates returned** (at most 92 days).
 - \`set_availability\`: \`endDate\` is the **last night** blocked or opened, not a check-out date. To block the
   nights of 10, 11 and 12 March, send \`startDate 2026-03-10\`, \`endDate 2026-03-12\`.
 - Pricing rules: \`startDate\` and \`endDate\` are the first and last nights the rule applies to.

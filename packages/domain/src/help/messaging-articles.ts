@@ -1,5 +1,6 @@
 // Help articles on messaging.
 
+import { stayRuleDefaultSendTime } from '../messages/message-rules.ts';
 import { templateVariables } from '../messages/template-variables.ts';
 import type { HelpArticleSource } from './help.ts';
 
@@ -42,7 +43,8 @@ For example \`check_in\` with \`offsetDays -1\` sends the day before arrival, an
 
 \`sendTime\` (24-hour \`HH:MM\`, in the listing's time zone) sends at that time of the day. Without it, event
 triggers (\`inquiry\`, \`booking_confirmed\`, \`cancelled\`) send as soon as they are due; \`check_in\` and
-\`check_out\` send at the stay's check-in or check-out hour; \`during_stay\` and \`review_request\` at 10:00.
+\`check_out\` send at the stay's check-in or check-out hour; \`during_stay\` and \`review_request\` at
+${stayRuleDefaultSendTime}.
 
 Innkeep checks the rules every minute and sends each rule at most once per reservation. A rule only reaches
 back one day: a new rule does not message guests whose moment passed earlier, and after a pause in service the

@@ -33,8 +33,9 @@ export interface MessageRuleRunner {
    * Moments are listing-local: `inquiry`, `booking_confirmed` and `cancelled` wait `offsetDays` after the
    * event (and for the rule's send time on that day, when it has one); `check_in` and `check_out` are the
    * stay's dates moved by `offsetDays` at the send time, else the check-in or check-out hour; `during_stay`
-   * and `review_request` count from check-in and check-out at the send time, else 10:00. A booking
-   * confirmed after its check-in message would have gone out gets the rule's last-minute text right away.
+   * and `review_request` count from check-in and check-out at the send time, else at
+   * `stayRuleDefaultSendTime` (message-rules.ts). A booking confirmed after its check-in message
+   * would have gone out gets the rule's last-minute text right away.
    * Anything due longer than 24 hours ago is never sent, so a new rule does not write to past guests.
    */
   runDue(options?: RunDueMessageRulesInput): Promise<RunDueMessageRulesResult>;

@@ -21,6 +21,17 @@ export const messageRuleTriggers = [
 /** One of {@link messageRuleTriggers}. */
 export type MessageRuleTrigger = (typeof messageRuleTriggers)[number];
 
+/**
+ * When `during_stay` and `review_request` rules without a send time go out, listing-local HH:MM. (Event
+ * triggers go when due; `check_in` and `check_out` at the stay's check-in or check-out hour.)
+ */
+export const stayRuleDefaultSendTime = '10:00';
+
+/** What a rule without a send time does, for the `sendTime` descriptions a model and a client read. */
+const withoutSendTime =
+  'inquiry, booking_confirmed and cancelled go when due, check_in and check_out at the stay’s check-in ' +
+  `or check-out hour, during_stay and review_request at ${stayRuleDefaultSendTime}`;
+
 /** Triggers whose offset counts days after something that has happened, so it cannot be negative. */
 const forwardOnlyTriggers: readonly MessageRuleTrigger[] = [
   'inquiry',
@@ -38,7 +49,7 @@ export const messageRuleSchema = z.object({
   name: z.string(),
   trigger: z.enum(messageRuleTriggers),
   offsetDays: z.number().describe('Days after (positive) or before (negative) the trigger.'),
-  sendTime: z.string().nullable().describe('Listing-local HH:MM to send at; null sends as soon as due.'),
+  sendTime: z.string().nullable().describe(`Listing-local HH:MM to send at; null: ${withoutSendTime}.`),
   body: z.string(),
   lastMinuteBody: z
     .string()
@@ -103,7 +114,7 @@ export const createMessageRuleInputSchema = z
       .describe('Days after (positive) or before (negative) the trigger; default 0.'),
     sendTime: ruleSendTimeSchema
       .optional()
-      .describe('Listing-local HH:MM to send at; omit to send when due.'),
+      .describe(`Listing-local HH:MM to send at; omitted: ${withoutSendTime}.`),
     body: templateTextSchema.describe('The message; may use {{variables}} such as {{guest_first_name}}.'),
     lastMinuteBody: templateTextSchema
       .optional()
@@ -140,7 +151,7 @@ export const updateMessageRuleInputSchema = z
     sendTime: ruleSendTimeSchema
       .nullable()
       .optional()
-      .describe('Listing-local time to send, HH:MM; null sends as soon as the rule is due.'),
+      .describe(`Listing-local time to send, HH:MM; null: ${withoutSendTime}.`),
     body: templateTextSchema
       .optional()
       .describe('The message, up to 5000 characters; may use {{variables}}.'),

@@ -178,8 +178,8 @@ export const pricingReviewPrompt = definePrompt({
         '2. Write each proposal as an exact tool call with its reason and expected effect:\n' +
         '   - set_prices {"listingId": "lst_…", "prices": [{"date": "YYYY-MM-DD", "price": 120}, {"date": ' +
         '"YYYY-MM-DD", "minNights": 1}]}: per-night overrides in the listing’s currency, only from today on. ' +
-        'Pricing rules still apply on top of the price you set, and the result never goes below the ' +
-        'listing’s minimum price.\n' +
+        'Pricing rules still apply on top of a price you set for every channel (not on top of one given ' +
+        'with "channel"), and neither goes below the listing’s minimum price.\n' +
         '   - create_pricing_rule {"name": "…", "adjustment": {"kind": "percent", "amount": -10}, ' +
         '"listingIds": ["lst_…"], "daysOfWeek": [5, 6], "startDate": "YYYY-MM-DD", "endDate": "YYYY-MM-DD", ' +
         '"lastMinuteDays": 7, "orphanGapMaxNights": 3}: give only the conditions needed, and check the rules ' +
@@ -223,14 +223,12 @@ function listingSection(
   const currency = calendar.currency;
   const booked = days.filter((day) => day.status === 'booked');
   const open = days.filter((day) => day.status === 'available');
-  const ownerOrMaintenance = days.filter(
-    (day) => day.blockReason === 'owner' || day.blockReason === 'maintenance',
-  );
-  const otherBlocks = days.filter((day) => day.status === 'blocked').length - ownerOrMaintenance.length;
-  // Adjusted occupancy: owner stays and maintenance blocks leave the denominator (kpi-definitions §5).
-  const sellable = days.length - ownerOrMaintenance.length;
+  const blocked = days.filter((day) => day.status === 'blocked');
+  // Occupancy as get_occupancy_stats and the analytics article define it: every block, whatever its
+  // reason, leaves the denominator, so the review and the figures a host checks it against agree.
+  const available = days.length - blocked.length;
   const occupancy =
-    sellable === 0 ? 'no sellable nights' : `${Math.round((booked.length / sellable) * 100)}%`;
+    available === 0 ? 'no available nights' : `${Math.round((booked.length / available) * 100)}%`;
 
   const lastYearNow = new Date(facts.now.getTime() - lastYearShift * 86_400_000);
   const lastYearRange = {
@@ -259,8 +257,8 @@ function listingSection(
     `Settings: base price ${listing.basePrice}, minimum price ${listing.minPrice ?? 'none'}, minimum stay ` +
       `${plural(listing.minNights, 'night')}, weekly discount ${listing.weeklyDiscount}%, monthly discount ` +
       `${listing.monthlyDiscount}%${listing.enabled ? '' : '; disabled (takes no bookings)'}.`,
-    `Occupancy: ${booked.length} of ${days.length} nights booked (${occupancy} of ${sellable} sellable), ` +
-      `${open.length} open, ${ownerOrMaintenance.length} owner/maintenance blocked, ${otherBlocks} other blocks.`,
+    `Occupancy: ${booked.length} of ${days.length} nights booked (${occupancy} of ${available} available, ` +
+      `blocked nights left out), ${open.length} open, ${blocked.length} blocked (${blockCounts(blocked)}).`,
     `Pace: ${sumNights(facts.current, range)} nights on the books now; at this point last year ${onBooksThen} ` +
       `for the same dates (−${lastYearShift} days), which finished at ${finalLastYear}; ` +
       `${plural(pickedUp, 'night')} booked in the last ${pickupDays} days.`,
@@ -272,6 +270,17 @@ function listingSection(
     lines.push('Nights (date, status, effective price, minimum stay, notes):', ...days.map(nightLine));
   }
   return lines.join('\n');
+}
+
+/** Blocked nights by reason, e.g. "owner 3, manual 1". */
+function blockCounts(blocked: readonly CalendarDay[]): string {
+  if (blocked.length === 0) return 'none';
+  const counts = new Map<string, number>();
+  for (const day of blocked) {
+    const reason = day.blockReason ?? 'manual';
+    counts.set(reason, (counts.get(reason) ?? 0) + 1);
+  }
+  return [...counts].map(([reason, count]) => `${reason} ${count}`).join(', ');
 }
 
 function gapLabel(gap: CalendarGap): string {

@@ -8,7 +8,12 @@ import {
   reservationIdSchema,
   type Scope,
 } from '@innkeep/domain';
-import { getListingOperation, getReservationOperation, getUserOperation } from '@innkeep/operations';
+import {
+  getListingOperation,
+  getReservationOperation,
+  getUserOperation,
+  maxToolCalendarDays,
+} from '@innkeep/operations';
 import { z } from 'zod';
 import type { ToolContext } from '../tool-definition.ts';
 import { collectPages } from './collect-pages.ts';
@@ -50,8 +55,11 @@ function defineResourceTemplate<Params extends z.ZodObject>(
   return definition;
 }
 
-/** Longest range, in days (both ends included), the calendar template reads. */
-export const maxResourceCalendarDays = 92;
+/**
+ * Longest range, in days (both ends included), the calendar template reads: the window of get_calendar,
+ * whose facts it gives, so a model that learnt one limit never meets another.
+ */
+export const maxResourceCalendarDays = maxToolCalendarDays;
 
 /** service://user: who is connected. */
 const userResource: ListedResourceDefinition = {
@@ -138,7 +146,7 @@ const calendarTemplate = defineResourceTemplate({
           path: ['endDate'],
           message:
             `The calendar resource covers at most ${maxResourceCalendarDays} days (both ends included); this ` +
-            `range has ${days}. Read shorter ranges, or call get_calendar for up to 366 days.`,
+            `range has ${days}. Read it in consecutive ranges, e.g. one per quarter.`,
         });
       }
     }),

@@ -5,6 +5,7 @@ import {
   parseInput,
   renderTemplate,
   runDueMessageRulesInputSchema,
+  stayRuleDefaultSendTime,
 } from '@innkeep/domain';
 import { sql, type Transaction } from 'kysely';
 import { refreshGuestWaits } from '../analytics/guest-waits.ts';
@@ -206,7 +207,7 @@ function dueQuery(now: Date, since: Date, limit: number) {
                 case mr.trigger
                   when 'check_in' then make_time(coalesce(r.check_in_time, l.check_in_time), 0, 0)
                   when 'check_out' then make_time(coalesce(r.check_out_time, l.check_out_time), 0, 0)
-                  else time '10:00'
+                  else ${stayRuleDefaultSendTime}::time
                 end
               )
         end as local_at
