@@ -4,13 +4,14 @@ import { demoTables } from './demo-writer.ts';
 
 /**
  * The tables a demo load fills besides {@link demoTables}: those kept by statement triggers fill in the same
- * statements as the rows they derive from (`calendar_gaps`, `calendar_hold_spans` and `block_month_facts` on
- * `calendar_holds`; `check_in_month_facts`, `booking_pattern_facts`, `reservation_month_facts` and the three
+ * statements as the rows they derive from (`calendar_gaps` with `calendar_gap_years`, `calendar_hold_spans`
+ * and `block_month_facts` on `calendar_holds`; `check_in_month_facts`, `booking_pattern_facts`, `reservation_month_facts` and the three
  * turnover tables on `reservations`; `pace_snapshot_months` on `reservation_changes`); the stay facts and the
  * guest waits (with their buckets and listing months) are rebuilt once the rows are in.
  */
 export const demoDerivedTables = [
   'calendar_gaps',
+  'calendar_gap_years',
   'calendar_hold_spans',
   'block_month_facts',
   'check_in_month_facts',

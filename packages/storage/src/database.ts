@@ -228,6 +228,18 @@ export interface CalendarGapsTable {
 }
 
 /**
+ * Per listing and year, its `calendar_gaps` starting in that year packed in first-night order: eight bytes a
+ * gap, first open night and next held night as big-endian 32-bit day numbers from 2000-01-01. Rebuilt with the
+ * gaps by the triggers on `calendar_holds` (migration 0031); read by listed-price analytics.
+ */
+export interface CalendarGapYearsTable {
+  listing_id: ColumnType<string, never, never>;
+  year: ColumnType<number, never, never>;
+  account_id: ColumnType<string, never, never>;
+  gaps: ColumnType<Uint8Array, never, never>;
+}
+
+/**
  * Per listing with holds, its first held night and the night after its last held one. Rebuilt by triggers on
  * `calendar_holds` in every hold write (migration 0014).
  */
@@ -666,6 +678,7 @@ export interface Database {
   reservations: ReservationsTable;
   calendar_holds: CalendarHoldsTable;
   calendar_gaps: CalendarGapsTable;
+  calendar_gap_years: CalendarGapYearsTable;
   calendar_hold_spans: CalendarHoldSpansTable;
   block_month_facts: BlockMonthFactsTable;
   reservation_line_items: ReservationLineItemsTable;

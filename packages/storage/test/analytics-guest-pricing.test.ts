@@ -326,6 +326,28 @@ describe.each(testDatabaseKinds)('pricing stats as holds and rules change on %s'
     ).toEqual([]);
     await expectExactSpans();
     await expectCalendarPrices(world, spring);
+
+    // Gaps are packed under the year they start in (migration 0031). Across the new year, three open nights:
+    // no orphan gap, even where the period starts inside it and leaves one of them; then a two-night one.
+    await db
+      .insertInto('calendar_holds')
+      .values(
+        [
+          ['2026-12-27', '2026-12-30'],
+          ['2027-01-02', '2027-01-05'],
+          ['2027-01-07', '2027-01-09'],
+        ].map(([startDate, endDate]) => ({
+          id: newId('block'),
+          account_id: accountId,
+          listing_id: quiet,
+          nights: `[${startDate},${endDate})`,
+          kind: 'block',
+          block_reason: 'owner',
+        })),
+      )
+      .execute();
+    await expectCalendarPrices(world, { startDate: '2027-01-01', endDate: '2027-01-31' });
+    await expectCalendarPrices(world, { startDate: '2026-12-01', endDate: '2027-02-28' });
   });
 
   // Only a server can keep a transaction open while another one runs; PGlite runs one at a time.

@@ -197,4 +197,59 @@ describe.each(testDatabaseKinds)('calendar gaps by account on %s', (kind) => {
       ]);
     }
   });
+
+  it('counts open runs across a year’s end once, whichever year they are packed in', async () => {
+    const owner = await createTestAccount(db);
+    // Gaps are packed by the year they start in (migration 0031), from the year 31 nights before the period;
+    // longer ones starting before that year are read one by one.
+    const blocksByListing: [string, string][][] = [
+      // 2024-12-01 → 2026-01-20: starts before the first packed year of either period.
+      [
+        ['2024-11-30', '2024-12-01'],
+        ['2026-01-20', '2026-01-21'],
+      ],
+      // 2025-12-20 → 2026-01-18 (29 nights) and 2025-12-31 → 2026-02-12 (43 nights): packed in 2025.
+      [
+        ['2025-12-19', '2025-12-20'],
+        ['2026-01-18', '2026-01-19'],
+      ],
+      [
+        ['2025-12-30', '2025-12-31'],
+        ['2026-02-12', '2026-02-13'],
+      ],
+      // Two-night gaps either side of the new year: an orphan gap, priced by its whole length.
+      [
+        ['2025-12-28', '2025-12-31'],
+        ['2026-01-02', '2026-01-05'],
+      ],
+    ];
+    const listings: string[] = [];
+    for (const blocks of blocksByListing) {
+      const listingId = await createTestListing(db, owner.accountId);
+      listings.push(listingId);
+      for (const [startDate, endDate] of blocks) await insertBlock(db, owner, listingId, startDate, endDate);
+    }
+    const analytics = createGuestAnalytics({ db, clock });
+    for (const period of [
+      // From 2025 (31 nights before 2026-01-15), and from 2026 (31 nights before 2026-02-10).
+      { startDate: '2026-01-01', endDate: '2026-01-31' },
+      { startDate: '2026-01-15', endDate: '2026-02-20' },
+      { startDate: '2026-02-10', endDate: '2026-02-28' },
+      { startDate: '2025-12-01', endDate: '2026-03-31' },
+    ] satisfies AnalyticsPeriod[]) {
+      const nights = daysBetween(period.startDate, period.endDate) + 1;
+      let blocked = 0;
+      for (const blocks of blocksByListing) {
+        for (const [startDate, endDate] of blocks) {
+          const from = Math.max(0, daysBetween(period.startDate, startDate));
+          const until = Math.min(nights, daysBetween(period.startDate, endDate));
+          blocked += Math.max(0, until - from);
+        }
+      }
+      const stats = await analytics.getPricingStats(owner.owner, period);
+      expect(stats.currencies.map((entry) => [entry.currency, entry.listed.openNights])).toEqual([
+        ['USD', listings.length * nights - blocked],
+      ]);
+    }
+  });
 });

@@ -53,7 +53,8 @@ export type PriceGroupRow = ClassRow | OverrideRow;
  * each class's runs as one binary string, so that a year of a large portfolio arrives in a few hundred rows,
  * and they are cut and counted here (see RunCounter); a night with its own price comes with its listing's
  * runs, looked up here too. Open runs come whole, so a gap cut by the period's edge keeps its real length:
- * those between two holds from `calendar_gaps`, those before a listing's first hold and after its last from
+ * those between two holds packed by year from `calendar_gap_years` (the few long ones starting before its
+ * first year read from `calendar_gaps`), those before a listing's first hold and after its last from
  * `calendar_hold_spans`.
  * Without a channel filter sold nights are not read: they are every night neither open nor held. `period`
  * may be a part of the asked period, counted side by side with the others: `pieces` are the whole period's, so
@@ -72,6 +73,10 @@ export async function nightsByPriceGroup(
   const dayAfter = addDays(period.endDate, 1);
   // Runs leave as day numbers from the whole period's first night, the origin of the pieces' bounds.
   const origin = pieces[0] as LocalDate;
+  // Gaps are packed by the year they start in; one starting up to 31 nights before the period is read whole.
+  const firstGapYear = Number(addDays(period.startDate, -31).slice(0, 4));
+  const lastGapYear = Number(period.endDate.slice(0, 4));
+  const firstGapYearStart = `${firstGapYear}-01-01`;
   const inScope = (column: string) => listingInScope(scope, column);
   const soldOfChannel =
     scope.channel === null
@@ -105,26 +110,16 @@ export async function nightsByPriceGroup(
     -- Kinds as numbers (see nightKinds): 0 open, 1 held, 2 sold. Read by listing, not joined to the listings'
     -- classes: a class is looked up once per listing below rather than once per run.
     runs as (
-      -- Open runs between two holds, read by account and date (see migration 0025): those starting at most
-      -- 31 nights before the period, and the longer ones reaching into it from earlier.
+      -- Open runs between two holds that start before the first year of packed gaps (below) and reach into
+      -- the period: longer than 31 nights, since that year starts at least 31 nights before the period.
       select listing_id, 0 as kind, start_date as run_start, end_date as run_end,
         case when end_date - start_date <= ${largestGap}::integer then end_date - start_date else 0 end as gap
-      from (
-        select listing_id, start_date, end_date
-        from calendar_gaps
-        where account_id = ${scope.accountId}
-          and start_date >= ${addDays(period.startDate, -31)}::date
-          and start_date < ${dayAfter}::date
-          and end_date > ${period.startDate}::date
-        union all
-        select listing_id, start_date, end_date
-        from calendar_gaps
-        where account_id = ${scope.accountId}
-          and end_date - start_date > 31
-          and start_date < ${addDays(period.startDate, -31)}::date
-          and end_date > ${period.startDate}::date
-      ) g
-      where ${inScope('listing_id')}
+      from calendar_gaps
+      where account_id = ${scope.accountId}
+        and end_date - start_date > 31
+        and start_date < ${firstGapYearStart}::date
+        and end_date > ${period.startDate}::date
+        and ${inScope('listing_id')}
       union all
       -- Open runs before a listing's first hold and after its last, never orphan gaps; without holds, all of it.
       select s.id, 0, e.run_start, e.run_end, 0
@@ -181,6 +176,15 @@ export async function nightsByPriceGroup(
       join scoped s on s.id = l.listing_id
       group by s.class_id
     ),
+    -- The other open runs between two holds, packed by year (migration 0031): a row a listing and year rather
+    -- than one a gap. Whole years, so also gaps outside the period, which the counting leaves out.
+    class_gaps as (
+      select s.class_id, string_agg(y.gaps, ''::bytea) as gaps
+      from calendar_gap_years y
+      join scoped s on s.id = y.listing_id
+      where y.account_id = ${scope.accountId} and y.year between ${firstGapYear} and ${lastGapYear}
+      group by s.class_id
+    ),
     overrides as materialized (
       select s.class_id, d.listing_id, d.date, d.price_minor
       from calendar_days d
@@ -194,33 +198,39 @@ export async function nightsByPriceGroup(
       group by class_id, ${classKey}
     )
     select 'class' as row, c.class_id, null as listing_id, c.currency, c.base_price_minor, c.min_price_minor,
-      c.time_zone, c.covered, c.listings, n.runs, null::date as night, null::integer as price_minor,
+      c.time_zone, c.covered, c.listings, n.runs, g.gaps, null::date as night, null::integer as price_minor,
       null::integer as day
     from classes c
     left join class_runs n on n.class_id = c.class_id
+    left join class_gaps g on g.class_id = c.class_id
     union all
     -- The night's day number too, as its run's are: parsing tens of thousands of dates here costs more.
-    select 'override', o.class_id, o.listing_id, null, null, null, null, null, null, null, o.date,
+    select 'override', o.class_id, o.listing_id, null, null, null, null, null, null, null, null, o.date,
       o.price_minor, o.date - ${origin}::date
     from overrides o
     union all
-    select 'listing', null, l.listing_id, null, null, null, null, null, null, l.runs, null, null, null
-    from listing_runs l
-    where l.listing_id in (select listing_id from overrides)`.execute(db);
-  const counter = new RunCounter(pieces, weekdayGroups, largestGap);
+    select 'listing', null, o.listing_id, null, null, null, null, null, null, l.runs, g.gaps, null, null, null
+    from (select distinct listing_id from overrides) o
+    left join listing_runs l on l.listing_id = o.listing_id
+    left join lateral (
+      select string_agg(y.gaps, ''::bytea) as gaps
+      from calendar_gap_years y
+      where y.listing_id = o.listing_id and y.year between ${firstGapYear} and ${lastGapYear}
+    ) g on true`.execute(db);
+  const counter = new RunCounter(pieces, weekdayGroups, largestGap, period);
   // The runs of each listing with a night of its own price: that night's kind and gap are its run's.
-  const runsOf = new Map<string, Uint8Array>();
+  const runsOf = new Map<string, { runs: Uint8Array | null; gaps: Uint8Array | null }>();
   for (const row of rows) {
-    if (row.row === 'listing' && row.runs !== null) runsOf.set(row.listing_id, row.runs);
+    if (row.row === 'listing') runsOf.set(row.listing_id, { runs: row.runs, gaps: row.gaps });
   }
   const result: PriceGroupRow[] = [];
   for (const row of rows) {
     if (row.row === 'class') {
-      const { runs, listing_id: _, ...listingClass } = row;
-      result.push({ ...listingClass, counts: runs === null ? [] : counter.count(runs) });
+      const { runs, gaps, listing_id: _, ...listingClass } = row;
+      result.push({ ...listingClass, counts: counter.count(runs, gaps) });
     } else if (row.row === 'override') {
-      const runs = runsOf.get(row.listing_id);
-      const run = runs === undefined ? null : counter.runHolding(runs, row.day);
+      const listing = runsOf.get(row.listing_id);
+      const run = listing === undefined ? null : counter.runHolding(listing.runs, listing.gaps, row.day);
       result.push({
         row: 'override',
         class_id: row.class_id,
@@ -233,6 +243,9 @@ export async function nightsByPriceGroup(
   }
   return result;
 }
+
+/** The day packed gaps count from (see migration 0031). */
+const gapEpoch: LocalDate = '2000-01-01';
 
 /**
  * Counts runs of nights into {@link ClassRow.counts}: each run cut at the pieces it spans and its nights
@@ -254,13 +267,23 @@ class RunCounter {
   readonly #sums: Float64Array;
   /** Which sums the current class touched, in the order it first did, so only those are read and cleared. */
   readonly #touched: Int32Array;
+  /** A packed gap's day number (from {@link gapEpoch}) less this is its day number from the origin. */
+  readonly #epochToOrigin: number;
+  /** The nights counted, as day numbers from the origin: from `#first` up to (not including) `#after`. */
+  readonly #first: number;
+  readonly #after: number;
 
+  /** `period` is the part of the period counted, inside the pieces' bounds. */
   constructor(
     pieces: readonly LocalDate[],
     weekdayGroups: readonly (readonly number[])[],
     largestGap: number,
+    period: AnalyticsPeriod,
   ) {
     const origin = pieces[0] as LocalDate;
+    this.#epochToOrigin = daysBetween(gapEpoch, origin);
+    this.#first = daysBetween(origin, period.startDate);
+    this.#after = daysBetween(origin, period.endDate) + 1;
     this.#bounds = Int32Array.from(pieces, (bound) => daysBetween(origin, bound));
     const pieceCount = pieces.length - 1;
     const nights = this.#bounds[pieceCount] as number;
@@ -284,24 +307,40 @@ class RunCounter {
   }
 
   /**
-   * The counts of `runs`: eight bytes a run, two big-endian 32-bit integers: kind × (largest gap + 1) + gap
-   * length, times 65536, plus the first night; then the night after the last (nights as day numbers, which a
-   * period of at most a few years keeps far below 65536; gaps are at most 60 nights).
+   * The counts of `runs` and `gaps`. `runs`: eight bytes a run, two big-endian 32-bit integers: kind ×
+   * (largest gap + 1) + gap length, times 65536, plus the first night; then the night after the last (nights
+   * as day numbers, which a period of at most a few years keeps far below 65536; gaps are at most 60 nights).
+   * `gaps`: open runs between two holds as `calendar_gap_years` packs them, whole, of which only the nights
+   * of the period counted are.
    */
-  count(runs: Uint8Array): number[] {
-    const view = new DataView(runs.buffer, runs.byteOffset, runs.byteLength);
+  count(runs: Uint8Array | null, gaps: Uint8Array | null): number[] {
     let touched = 0;
-    for (let at = 0; at < runs.byteLength; at += 8) {
-      const head = view.getInt32(at);
-      const kindAndGap = head >>> 16;
-      const gap = kindAndGap % this.#gaps;
-      touched = this.#add(
-        (kindAndGap - gap) / this.#gaps,
-        gap,
-        head & 0xffff,
-        view.getInt32(at + 4),
-        touched,
-      );
+    if (runs !== null) {
+      const view = new DataView(runs.buffer, runs.byteOffset, runs.byteLength);
+      for (let at = 0; at < runs.byteLength; at += 8) {
+        const head = view.getInt32(at);
+        const kindAndGap = head >>> 16;
+        const gap = kindAndGap % this.#gaps;
+        touched = this.#add(
+          (kindAndGap - gap) / this.#gaps,
+          gap,
+          head & 0xffff,
+          view.getInt32(at + 4),
+          touched,
+        );
+      }
+    }
+    if (gaps !== null) {
+      const view = new DataView(gaps.buffer, gaps.byteOffset, gaps.byteLength);
+      for (let at = 0; at < gaps.byteLength; at += 8) {
+        const start = view.getInt32(at) - this.#epochToOrigin;
+        const end = view.getInt32(at + 4) - this.#epochToOrigin;
+        const first = Math.max(start, this.#first);
+        const after = Math.min(end, this.#after);
+        if (first >= after) continue;
+        // An orphan gap is priced by its whole length, though the period may cut it.
+        touched = this.#add(0, end - start < this.#gaps ? end - start : 0, first, after, touched);
+      }
     }
     const size = this.#before.length + 1;
     const pieceCount = this.#bounds.length - 1;
@@ -321,17 +360,32 @@ class RunCounter {
   }
 
   /**
-   * The kind and gap length of the run of `runs` (as {@link count} reads them) holding day number `night`;
-   * null when none does. A listing's runs never overlap: holds do not, and open runs are what they leave.
+   * The kind and gap length of the run of `runs` or `gaps` (as {@link count} reads them) holding day number
+   * `night`; null when none does. A listing's runs never overlap: holds do not, and open runs are what they leave.
    */
-  runHolding(runs: Uint8Array, night: number): { kind: number; gap: number } | null {
-    const view = new DataView(runs.buffer, runs.byteOffset, runs.byteLength);
-    for (let at = 0; at < runs.byteLength; at += 8) {
-      const head = view.getInt32(at);
-      if ((head & 0xffff) > night || view.getInt32(at + 4) <= night) continue;
-      const kindAndGap = head >>> 16;
-      const gap = kindAndGap % this.#gaps;
-      return { kind: (kindAndGap - gap) / this.#gaps, gap };
+  runHolding(
+    runs: Uint8Array | null,
+    gaps: Uint8Array | null,
+    night: number,
+  ): { kind: number; gap: number } | null {
+    if (runs !== null) {
+      const view = new DataView(runs.buffer, runs.byteOffset, runs.byteLength);
+      for (let at = 0; at < runs.byteLength; at += 8) {
+        const head = view.getInt32(at);
+        if ((head & 0xffff) > night || view.getInt32(at + 4) <= night) continue;
+        const kindAndGap = head >>> 16;
+        const gap = kindAndGap % this.#gaps;
+        return { kind: (kindAndGap - gap) / this.#gaps, gap };
+      }
+    }
+    if (gaps !== null) {
+      const view = new DataView(gaps.buffer, gaps.byteOffset, gaps.byteLength);
+      for (let at = 0; at < gaps.byteLength; at += 8) {
+        const start = view.getInt32(at) - this.#epochToOrigin;
+        const end = view.getInt32(at + 4) - this.#epochToOrigin;
+        if (start > night || end <= night) continue;
+        return { kind: 0, gap: end - start < this.#gaps ? end - start : 0 };
+      }
     }
     return null;
   }
@@ -365,9 +419,18 @@ class RunCounter {
 
 /** A row as the statement of {@link nightsByPriceGroup} gives it. */
 type StatementRow =
-  | (Omit<ClassRow, 'counts'> & { readonly listing_id: null; readonly runs: Uint8Array | null })
+  | (Omit<ClassRow, 'counts'> & {
+      readonly listing_id: null;
+      readonly runs: Uint8Array | null;
+      readonly gaps: Uint8Array | null;
+    })
   | (Omit<OverrideRow, 'kind' | 'gap'> & { readonly listing_id: string; readonly day: number })
-  | { readonly row: 'listing'; readonly listing_id: string; readonly runs: Uint8Array | null };
+  | {
+      readonly row: 'listing';
+      readonly listing_id: string;
+      readonly runs: Uint8Array | null;
+      readonly gaps: Uint8Array | null;
+    };
 
 /**
  * Which rules cover a listing. `memberships` (columns of a select from `listings l`) are the listing's

@@ -29,6 +29,7 @@ import * as listingWaitBuckets from './2026_11_27_0027_listing_wait_buckets.ts';
 import * as paceSnapshotMonths from './2026_11_27_0028_pace_snapshot_months.ts';
 import * as reservationMonthFacts from './2026_11_27_0029_reservation_month_facts.ts';
 import * as blockMonthFacts from './2026_11_27_0030_block_month_facts.ts';
+import * as calendarGapYears from './2026_11_28_0031_calendar_gap_years.ts';
 
 /**
  * The domain's migrations by name. Names sort in the order they run; other packages (auth) contribute
@@ -65,4 +66,5 @@ export const domainMigrations: Readonly<Record<string, Migration>> = {
   '2026_11_27_0028_pace_snapshot_months': paceSnapshotMonths,
   '2026_11_27_0029_reservation_month_facts': reservationMonthFacts,
   '2026_11_27_0030_block_month_facts': blockMonthFacts,
+  '2026_11_28_0031_calendar_gap_years': calendarGapYears,
 };
