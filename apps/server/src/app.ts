@@ -8,8 +8,8 @@ import {
   withAuthTables,
 } from '@innkeep/auth';
 import type { Clock } from '@innkeep/domain';
-import { mcpService } from '@innkeep/mcp-http';
-import { restServerOptions, restService } from '@innkeep/rest';
+import { mcpRouteScopes, mcpService } from '@innkeep/mcp-http';
+import { restRoutes, restServerOptions, restService, scopesOfRoutes } from '@innkeep/rest';
 import type { LogLevel } from '@innkeep/service-host';
 import {
   gracefulServerOptions,
@@ -125,6 +125,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     redis: deps.redis,
     trustProxy: deps.trustProxy,
     registrationRateLimit: deps.registrationRateLimit,
+    // Consent offers, and tokens carry, only the scopes the requested route uses: what its metadata lists.
+    resourceScopes: { mcp: mcpRouteScopes, api: scopesOfRoutes(restRoutes) },
   });
   // One domain for the pages and both transports, so they run the same use cases over one connection pool.
   const domain = createPostgresDomain({ db: deps.database.db, clock: deps.clock });

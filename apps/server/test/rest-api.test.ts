@@ -150,14 +150,13 @@ describe('/api in the server app', () => {
       new URLSearchParams({ csrf, ...demoLogin }),
     );
     expect(signedIn.status).toBe(303);
-    const settings = await (await browser.get(`${baseUrl}/settings`)).text();
+    // The demo owner has a token already, so making a new one goes through the page that confirms it.
+    const confirm = await (await browser.get(`${baseUrl}/settings/auth-token/replace`)).text();
     const tokenForm =
-      /<form method="post" action="\/settings\/auth-token">[\s\S]*?name="csrf" value="([^"]+)"/.exec(
-        settings,
-      );
+      /<form method="post" action="\/settings\/auth-token">[\s\S]*?name="csrf" value="([^"]+)"/.exec(confirm);
     const generated = await browser.post(
       `${baseUrl}/settings/auth-token`,
-      new URLSearchParams({ csrf: tokenForm?.[1] ?? '' }),
+      new URLSearchParams({ csrf: tokenForm?.[1] ?? '', replace: 'yes' }),
     );
     expect(generated.status).toBe(200);
     const command = /<code>curl -H "authToken: ([^"]+)" (\S+)<\/code>/.exec(await generated.text());

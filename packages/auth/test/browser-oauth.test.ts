@@ -64,6 +64,10 @@ interface Connection {
   readonly callback: URLSearchParams;
   /** The checkboxes the consent page offered, in page order. */
   readonly offered: string[];
+  /** The consent page's group headings, as Chromium renders them. */
+  readonly groups: string[];
+  /** The offered scopes whose "in your name" mark Chromium shows. */
+  readonly markedInYourName: string[];
   /** What Chromium reported as wrong on the way (CSP violations, error responses). */
   readonly problems: string[];
 }
@@ -157,6 +161,12 @@ describe('OAuth in Chromium (PGlite)', () => {
       const offered = await Promise.all(
         checkboxes.map(async (box) => (await box.getAttribute('value')) ?? ''),
       );
+      const groups = (await page.locator('.scope-group h2').allInnerTexts()).map((text) => text.trim());
+      const markedInYourName: string[] = [];
+      for (const scope of offered) {
+        const mark = page.locator(`label:has(input[value="${scope}"]) .in-your-name`);
+        if ((await mark.count()) > 0 && (await mark.isVisible())) markedInYourName.push(scope);
+      }
       await page.uncheck(`input[name="scope"][value="${options.untick}"]`);
       // A redirect a policy blocks never becomes a request, so this times out when the chain is stopped.
       const arrival = page
@@ -184,6 +194,8 @@ describe('OAuth in Chromium (PGlite)', () => {
         verifier: codeVerifier,
         callback,
         offered,
+        groups,
+        markedInYourName,
         problems,
       };
     } finally {
@@ -214,6 +226,8 @@ describe('OAuth in Chromium (PGlite)', () => {
         untick: 'messages:write',
       });
       expect(connection.offered).toEqual(['listings:read', 'reservations:read', 'messages:write']);
+      expect(connection.groups).toEqual(['See (changes nothing)', 'Change (acts on your account)']);
+      expect(connection.markedInYourName).toEqual(['messages:write']);
       const received = callbacks.received.slice(before);
       expect(received).toHaveLength(1);
       const query = received[0] ?? new URLSearchParams();
@@ -261,16 +275,18 @@ describe('OAuth in Chromium (PGlite)', () => {
       await page.click('button:has-text("Generate auth token")');
       const first = (await page.textContent('.token pre code')) ?? '';
       expect((await world.identity.authenticateAuthToken(first))?.userId).toBe(owner.userId);
-      await page.click('button:has-text("Generate auth token")');
+      // Replacing the token takes a confirmation first: whatever uses the old one stops working.
+      await page.click('a:has-text("Replace the auth token")');
+      await page.click('button:has-text("Replace auth token")');
       const second = (await page.textContent('.token pre code')) ?? '';
       expect(second).not.toBe(first);
       expect((await world.identity.authenticateAuthToken(second))?.userId).toBe(owner.userId);
       expect(await world.identity.authenticateAuthToken(first)).toBeNull();
 
       await page.goto(`${origin}/settings/apps`);
-      const row = page.locator('tr', { hasText: connection.clientName });
+      const row = page.locator('ul.grants > li', { hasText: connection.clientName });
       expect(await row.count()).toBe(1);
-      const allowed = (await row.locator('td').nth(1).textContent()) ?? '';
+      const allowed = (await row.locator('dt:has-text("Allowed to") + dd').textContent()) ?? '';
       expect(allowed).toContain('See your listings and their settings');
       expect(allowed).toContain('Send messages to guests');
       expect(allowed).not.toContain('See availability and nightly prices');
@@ -278,7 +294,7 @@ describe('OAuth in Chromium (PGlite)', () => {
       await row.locator('button:has-text("Disconnect")').click();
       expect(page.url()).toBe(`${origin}/settings/apps?disconnected=1`);
       expect(await page.textContent('.notice')).toContain('The assistant was disconnected');
-      expect(await page.locator('tr', { hasText: connection.clientName }).count()).toBe(0);
+      expect(await page.locator('ul.grants > li', { hasText: connection.clientName }).count()).toBe(0);
       expect(problems).toEqual([]);
 
       expect(await verifier.verify(accessToken)).toBeNull();

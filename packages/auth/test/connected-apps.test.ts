@@ -17,8 +17,13 @@ import {
 const mcpResource = 'https://innkeep.test/mcp';
 let sequence = 0;
 
-/** Inserts a Client row unless it exists. */
-async function insertClient(world: PagesWorld, clientId: string, clientName?: string): Promise<void> {
+/** Inserts a Client row unless it exists, registered to return to `redirectUris`. */
+async function insertClient(
+  world: PagesWorld,
+  clientId: string,
+  clientName?: string,
+  redirectUris: readonly string[] = ['https://assistant.example/callback'],
+): Promise<void> {
   await world.db
     .insertInto('oidc_model')
     .values({
@@ -26,7 +31,7 @@ async function insertClient(world: PagesWorld, clientId: string, clientName?: st
       id: clientId,
       payload: JSON.stringify({
         client_id: clientId,
-        redirect_uris: ['https://assistant.example/callback'],
+        redirect_uris: redirectUris,
         ...(clientName === undefined ? {} : { client_name: clientName }),
       }),
       grant_id: null,
@@ -169,6 +174,8 @@ describe.each(testDatabaseKinds)('connected assistants on %s', (kind) => {
     await insertClient(world, 'client_claude', 'Claude');
     await insertClient(world, 'client_nameless');
     await insertClient(world, 'client_sneaky', '<img src=x onerror=alert(1)>');
+    // The same app registered again from a desktop, which returns to a loopback port.
+    await insertClient(world, 'client_claude_desktop', 'Claude', ['http://127.0.0.1:33418/callback']);
   }, 180_000);
 
   afterAll(async () => {
@@ -198,13 +205,30 @@ describe.each(testDatabaseKinds)('connected assistants on %s', (kind) => {
       expiresAt: '2027-03-01T11:59:59Z',
     });
     await insertGrant(world, { userId: other.userId, clientId: 'client_claude' });
+    // A client whose registration is not stored here (a metadata-document client, say).
+    const unregistered = await insertGrant(world, {
+      userId: user.userId,
+      clientId: 'client_unregistered',
+      scope: 'help:read',
+      createdAt: '2027-02-26T09:00:00Z',
+    });
 
     const apps = await listConnectedApps(world.db, user.userId, { now: world.clock.now() });
     expect(apps).toEqual([
       {
+        grantId: unregistered,
+        clientId: 'client_unregistered',
+        clientName: 'client_unregistered',
+        redirectUris: [],
+        scopes: ['help:read'],
+        connectedAt: '2027-02-26T09:00:00.000Z',
+        lastUsedAt: null,
+      },
+      {
         grantId: nameless,
         clientId: 'client_nameless',
         clientName: 'client_nameless',
+        redirectUris: ['https://assistant.example/callback'],
         scopes: ['help:read'],
         connectedAt: '2027-02-25T09:00:00.000Z',
         lastUsedAt: null,
@@ -213,6 +237,7 @@ describe.each(testDatabaseKinds)('connected assistants on %s', (kind) => {
         grantId: claude,
         clientId: 'client_claude',
         clientName: 'Claude',
+        redirectUris: ['https://assistant.example/callback'],
         scopes: ['listings:read', 'reservations:read'],
         connectedAt: '2027-02-20T15:30:00.000Z',
         lastUsedAt: '2027-03-01T11:00:00.000Z',
@@ -289,7 +314,7 @@ describe.each(testDatabaseKinds)('connected assistants on %s', (kind) => {
     ]);
   });
 
-  it('shows the page with names, plain-words scopes, times, "never" and a Disconnect button, escaped', async () => {
+  it('shows each grant as a card with name, plain-words scopes, times, where it returns to, escaped', async () => {
     const user = await createHost(world, { timeZone: 'America/New_York' });
     const claude = await insertGrant(world, {
       userId: user.userId,
@@ -297,6 +322,12 @@ describe.each(testDatabaseKinds)('connected assistants on %s', (kind) => {
       scope: 'listings:read reservations:read',
       createdAt: '2027-02-20T15:30:00Z',
       tokenLastUsedAt: '2027-03-01T11:00:00Z',
+    });
+    const desktop = await insertGrant(world, {
+      userId: user.userId,
+      clientId: 'client_claude_desktop',
+      scope: 'help:read',
+      createdAt: '2027-02-22T15:30:00Z',
     });
     await insertGrant(world, {
       userId: user.userId,
@@ -308,17 +339,37 @@ describe.each(testDatabaseKinds)('connected assistants on %s', (kind) => {
     const response = await browse(app, jar, { url: '/settings/apps' });
     expect(response.statusCode).toBe(200);
     const page = response.body;
-    expect(page).toContain('<td>Claude</td>');
-    expect(page).toContain('<li>See your listings and their settings</li>');
-    expect(page).toContain('<li>See reservations and guest details</li>');
+    const card = (grantId: string) => {
+      const start = page.indexOf(`<li aria-labelledby="grant-${grantId}">`);
+      expect(start).toBeGreaterThan(-1);
+      return page.slice(start, page.indexOf('</form>\n</li>', start));
+    };
+
+    // Two grants of one app ("Claude"), told apart by when, where it returns to, its client and scopes.
+    const web = card(claude);
+    expect(web).toContain(`<h2 id="grant-${claude}">Claude</h2>`);
     // 15:30 UTC is 10:30 in New York; 11:00 UTC is 6:00.
-    expect(page).toContain('<td>Feb 20, 2027, 10:30 AM EST</td>');
-    expect(page).toContain('<td>Mar 1, 2027, 6:00 AM EST</td>');
-    expect(page).toContain('<td>never</td>');
-    expect(page).toContain(`action="/settings/apps/${claude}/disconnect"`);
-    expect(page).toContain('>Disconnect</button>');
+    expect(web).toContain(
+      '<dt>Connected</dt><dd><time datetime="2027-02-20T15:30:00.000Z">Feb 20, 2027, 10:30 AM EST</time></dd>',
+    );
+    expect(web).toContain('>Mar 1, 2027, 6:00 AM EST</time></dd>');
+    expect(web).toContain('<code>https://assistant.example/callback</code>');
+    expect(web).toContain('<code>client_claude</code>');
+    expect(web).toContain('<li>See your listings and their settings</li>');
+    expect(web).toContain('<li>See reservations and guest details</li>');
+    expect(web).toContain(`action="/settings/apps/${claude}/disconnect"`);
+    expect(web).toContain(`aria-describedby="grant-${claude}">Disconnect</button>`);
+    const fromDesktop = card(desktop);
+    expect(fromDesktop).toContain(`<h2 id="grant-${desktop}">Claude</h2>`);
+    expect(fromDesktop).toContain('>Feb 22, 2027, 10:30 AM EST</time></dd>');
+    expect(fromDesktop).toContain('<dt>Last used</dt><dd>never</dd>');
+    expect(fromDesktop).toContain('<code>http://127.0.0.1:33418/callback</code>');
+    expect(fromDesktop).not.toContain('See your listings');
+    // Newest connection first.
+    expect(page.indexOf(desktop)).toBeLessThan(page.indexOf(claude));
     expect(page).toContain('&lt;img src=x onerror=alert(1)&gt;');
     expect(page).not.toContain('<img');
+    expect(page).not.toContain('<table');
   });
 
   it('says so when nothing is connected, and tells team members only owners connect assistants', async () => {

@@ -105,15 +105,29 @@ describe.each(testDatabaseKinds)('home page on %s', (kind) => {
     const page = response.body;
     expect(page).toContain('<a class="skip-link" href="#main">Skip to content</a>');
     expect(page).toContain('<main id="main"');
-    expect(page).toMatch(/<nav class="tabs" aria-label="Site">\s*<a href="\/" aria-current="page">Home<\/a>/);
+    expect(page).toMatch(/<nav class="site" aria-label="Site">\s*<a href="\/" aria-current="page">Home<\/a>/);
     expect(page).toContain('Innkeep runs a short-term-rental business');
     expect(page).toContain('<a href="/login?next=%2F">Sign in</a>');
-    expect(page).toContain('<code>https://innkeep.test/mcp</code>');
+    expect(page).toContain('<p class="copyable" id="mcp-url"><code>https://innkeep.test/mcp</code></p>');
+    expect(page).toContain('data-copy="mcp-url" hidden>Copy address</button>');
+    // Signed out, nobody is offered the account's pages.
+    expect(page).not.toContain('href="/settings"');
     expect(page).toContain('Settings → Connectors → Add custom connector');
     expect(page).toContain('Streamable HTTP');
+    expect(page).toContain('<a href="/api/docs">REST API reference</a>');
     expect(page).toContain('<a href="https://innkeep.test/api/docs">REST API reference</a>');
-    // The skip link comes before every other link and control.
+    // The skip link comes before every other link and control; the navigation before the content.
     expect(page.indexOf('skip-link')).toBeLessThan(page.indexOf('class="brand"'));
+    expect(page.indexOf('aria-label="Site"')).toBeLessThan(page.indexOf('<main id="main" tabindex="-1">'));
+  });
+
+  it('gives the sign-in page the signed-out navigation, marking sign-in', async () => {
+    const page = (await browse(app, new CookieJar(), { url: '/login' })).body;
+    expect(page).toMatch(
+      /<nav class="site" aria-label="Site">\n<a href="\/">Home<\/a>\n<a href="\/login\?next=%2F" aria-current="page">Sign in<\/a>\n<a href="\/api\/docs">REST API reference<\/a>\n<\/nav>/,
+    );
+    expect(page).toContain('<a class="brand" href="/">Innkeep</a>');
+    expect(page).not.toContain('action="/logout"');
   });
 
   it('signs in back to the dashboard, with subscription, connected assistants and activity', async () => {
@@ -132,11 +146,13 @@ describe.each(testDatabaseKinds)('home page on %s', (kind) => {
     expect(response.statusCode).toBe(200);
     const page = response.body;
     expect(page).toContain('<a class="skip-link" href="#main">Skip to content</a>');
-    expect(page).toContain('<a href="/" aria-current="page">Home</a>');
-    expect(page).toContain('<a href="/settings">Settings</a>');
+    expect(page).toMatch(
+      /<nav class="site" aria-label="Site">\n<a href="\/" aria-current="page">Home<\/a>\n<a href="\/settings">Settings<\/a>\n<a href="\/settings\/apps">Connected assistants<\/a>\n<a href="\/settings\/webhooks">Webhooks<\/a>\n<form method="post" action="\/logout">/,
+    );
+    expect(page).toContain('<a class="brand" href="/">Innkeep</a>');
     expect(page).toContain('In good standing');
     expect(page).toMatch(/<strong class="wrap">Claude<\/strong> <span class="hint">last used Mar 1, 2027/);
-    expect(page).toContain('<code>https://innkeep.test/mcp</code>');
+    expect(page).toContain('<p class="copyable" id="mcp-url"><code>https://innkeep.test/mcp</code></p>');
 
     const [created, renamed] = entriesOf(page);
     expect(created).toContain('<code>webhook.create</code> · Webhook ');

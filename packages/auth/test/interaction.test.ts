@@ -21,6 +21,12 @@ import {
   type TestUser,
 } from './support/oauth-harness.ts';
 
+/** Every scope in the order the consent page lists them: those that only read ("See"), then the rest. */
+const consentPageOrder = [
+  ...allScopes.filter((scope) => scope.endsWith(':read')),
+  ...allScopes.filter((scope) => !scope.endsWith(':read')),
+];
+
 describe.each(testDatabaseKinds)('sign-in and consent pages on %s', (kind) => {
   let world: OauthWorld;
   let server: RunningServer;
@@ -91,7 +97,8 @@ describe.each(testDatabaseKinds)('sign-in and consent pages on %s', (kind) => {
     expect(consent.html).toContain('an app on this computer</strong> (127.0.0.1:48123)');
     expect(consent.html).toContain('See your listings and their settings');
     expect(consent.html).toContain('Send messages to guests');
-    expect(offeredScopes(consent.html)).toEqual(allScopes);
+    expect(consent.html).toContain('<strong class="in-your-name">Sends in your name to guests</strong>');
+    expect(offeredScopes(consent.html)).toEqual(consentPageOrder);
     expect(consent.html.match(/name="scope" value="[^"]+" checked/g)).toHaveLength(allScopes.length);
     expect(consent.html).toContain('Remember this decision');
     expect(consent.html).toMatch(/<button type="submit" class="primary">Allow<\/button>/);
@@ -281,12 +288,12 @@ describe.each(testDatabaseKinds)('sign-in and consent pages on %s', (kind) => {
       challenge,
     );
     const forgetful = await authorizeInBrowser(new Browser(), url, owner, { decision: 'allow' });
-    expect(forgetful.offered).toEqual(allScopes);
+    expect(forgetful.offered).toEqual(consentPageOrder);
     const askedAgain = await authorizeInBrowser(new Browser(), url, owner, {
       decision: 'allow',
       remember: true,
     });
-    expect(askedAgain.offered).toEqual(allScopes);
+    expect(askedAgain.offered).toEqual(consentPageOrder);
 
     const remembered = await authorizeInBrowser(new Browser(), url, owner);
     expect(remembered.offered).toBeUndefined();
@@ -339,7 +346,7 @@ describe.each(testDatabaseKinds)('sign-in and consent pages on %s', (kind) => {
     );
     const first = await authorizeInBrowser(new Browser(), url, owner, { decision: 'allow', remember: true });
     expect(first.redirect.protocol).toBe('cursor:');
-    expect(first.offered).toEqual(allScopes);
+    expect(first.offered).toEqual(consentPageOrder);
 
     // Any app on the device can claim a custom scheme, so oidc-provider asks again (native_client_prompt).
     const browser = new Browser();

@@ -16,7 +16,7 @@ import {
 } from './support/account-pages-harness.ts';
 
 const pagePolicy =
-  "default-src 'none'; style-src 'self'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+  "default-src 'none'; style-src 'self'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'; script-src 'self'; form-action 'self'";
 // No form-action: Chromium applies it to the redirects after the consent post, which end at the client's
 // redirect_uri (cursor://, http://[::1]:…) and no source list can name those.
 const interactionPolicy =
@@ -183,9 +183,10 @@ describe.each(testDatabaseKinds)('account page security on %s', (kind) => {
     expect(ok.statusCode).toBe(200);
     const afterFirst = await tokenHash();
     expect(afterFirst).not.toBe(before);
+    // A token exists now: replacing it takes the confirmation's `replace=yes`.
     const nullOrigin = await browse(app, jar, {
       url: '/settings/auth-token',
-      form: { csrf },
+      form: { csrf, replace: 'yes' },
       headers: { origin: 'null', 'sec-fetch-site': 'same-origin' },
     });
     expect(nullOrigin.statusCode).toBe(200);

@@ -13,7 +13,7 @@ import {
   type TestHost,
 } from './support/account-pages-harness.ts';
 
-const tokenInPage = /<pre><code>(ik_at_[^<]+)<\/code><\/pre>/;
+const tokenInPage = /<pre class="wrap" id="new-auth-token"><code>(ik_at_[^<]+)<\/code><\/pre>/;
 
 describe.each(testDatabaseKinds)('settings page on %s', (kind) => {
   let world: PagesWorld;
@@ -31,9 +31,11 @@ describe.each(testDatabaseKinds)('settings page on %s', (kind) => {
     await world?.close();
   });
 
-  async function generateToken(jar: CookieJar) {
+  /** Posts the token form as the settings page has it, or as the confirmation page has it (`replace`). */
+  async function generateToken(jar: CookieJar, options: { replace?: boolean } = {}) {
     const settings = await browse(app, jar, { url: '/settings' });
-    return browse(app, jar, { url: '/settings/auth-token', form: { csrf: csrfFrom(settings.body) } });
+    const form = { csrf: csrfFrom(settings.body), ...(options.replace === true ? { replace: 'yes' } : {}) };
+    return browse(app, jar, { url: '/settings/auth-token', form });
   }
 
   it('sends people who are not signed in to /login, coming back here afterwards', async () => {
@@ -58,6 +60,16 @@ describe.each(testDatabaseKinds)('settings page on %s', (kind) => {
     expect(page).toContain('<dt>Status</dt><dd>Free trial</dd>');
     expect(page).toContain('In good standing: assistants and integrations can use this account.');
     expect(page).toContain('You have no auth token yet.');
+    expect(page).toContain('>Generate auth token</button>');
+    // Without a home page or webhooks, the navigation names only the pages this server has.
+    expect(page).toContain('<a class="skip-link" href="#main">Skip to content</a>');
+    expect(page).toContain('<a class="brand" href="/settings">Innkeep</a>');
+    expect(page).toMatch(
+      /<nav class="site" aria-label="Site">\n<a href="\/settings" aria-current="page">Settings<\/a>\n<a href="\/settings\/apps">Connected assistants<\/a>\n<form method="post" action="\/logout">/,
+    );
+    expect(page).toContain('<main id="main" tabindex="-1">');
+    // No copy button, so no script.
+    expect(page).not.toContain('<script');
   });
 
   it('shows a subscription that is not in good standing, with its period end in the account time zone', async () => {
@@ -89,9 +101,15 @@ describe.each(testDatabaseKinds)('settings page on %s', (kind) => {
     expect(response.body).toContain('it is shown only this once');
     expect(response.body).toContain('It replaces your previous auth token, which no longer works.');
     expect(response.body).toContain(
-      '<code>authToken</code> header on requests to <code>https://innkeep.test/api/…</code>',
+      '<code>authToken</code> header on requests to <code class="wrap">https://innkeep.test/api/…</code>',
     );
-    expect(response.body).toContain(`curl -H "authToken: ${token}" https://innkeep.test/api/getListings`);
+    expect(response.body).toContain(
+      `<pre class="wrap" id="curl-example"><code>curl -H "authToken: ${token}" https://innkeep.test/api/getListings</code></pre>`,
+    );
+    // Copy buttons, hidden until the page's one script shows them.
+    expect(response.body).toContain('<script src="/assets/innkeep.js" defer></script>');
+    expect(response.body).toContain('data-copy="new-auth-token" hidden>Copy auth token</button>');
+    expect(response.body).toContain('data-copy="curl-example" hidden>Copy example</button>');
 
     const principal = await world.identity.authenticateAuthToken(token);
     expect(principal).toMatchObject({ userId: host.userId, accountId: host.accountId, role: 'owner' });
@@ -102,15 +120,38 @@ describe.each(testDatabaseKinds)('settings page on %s', (kind) => {
     expect(later).toContain('Your current auth token was generated Mar 1, 2027, 7:00 AM EST.');
   });
 
-  it('revokes the previous token when a new one is generated', async () => {
+  it('replaces a token only after the confirmation step, and then revokes the previous one', async () => {
+    const user = await createHost(world, { timeZone: 'America/New_York' });
     const jar = new CookieJar();
-    await signIn(app, jar, host);
+    await signIn(app, jar, user);
+    expect((await browse(app, jar, { url: '/settings/auth-token/replace' })).headers.location).toBe(
+      '/settings#auth-token',
+    );
     const first = tokenInPage.exec((await generateToken(jar)).body)?.[1] ?? '';
-    const second = tokenInPage.exec((await generateToken(jar)).body)?.[1] ?? '';
+    expect(first).toMatch(/^ik_at_/);
+    const settings = (await browse(app, jar, { url: '/settings' })).body;
+    expect(settings).not.toContain('>Generate auth token</button>');
+    expect(settings).toContain('<a href="/settings/auth-token/replace">Replace the auth token…</a>');
+
+    // The settings page's form, or a replayed one, does not replace the token in use: it asks first.
+    const unconfirmed = await generateToken(jar);
+    expect(unconfirmed.statusCode).toBe(303);
+    expect(unconfirmed.headers.location).toBe('/settings/auth-token/replace');
+    expect((await world.identity.authenticateAuthToken(first))?.userId).toBe(user.userId);
+    const confirmation = await browse(app, jar, { url: '/settings/auth-token/replace' });
+    expect(confirmation.statusCode).toBe(200);
+    expect(confirmation.body).toContain('<h1>Replace your auth token?</h1>');
+    expect(confirmation.body).toContain(
+      'Your current token made Mar 1, 2027, 7:00 AM EST stops working at once',
+    );
+    expect(confirmation.body).toContain('<input type="hidden" name="replace" value="yes">');
+    expect(confirmation.body).toContain('<a href="/settings#auth-token">Keep the current token</a>');
+
+    const second = tokenInPage.exec((await generateToken(jar, { replace: true })).body)?.[1] ?? '';
     expect(second).toMatch(/^ik_at_/);
     expect(second).not.toBe(first);
     expect(await world.identity.authenticateAuthToken(first)).toBeNull();
-    expect((await world.identity.authenticateAuthToken(second))?.userId).toBe(host.userId);
+    expect((await world.identity.authenticateAuthToken(second))?.userId).toBe(user.userId);
   });
 
   it('lets a read-only team member see their role and generate their own token', async () => {
@@ -128,6 +169,15 @@ describe.each(testDatabaseKinds)('settings page on %s', (kind) => {
     expect(page).toContain('<dt>Role</dt><dd>Team member — viewer (read only)</dd>');
     const token = tokenInPage.exec((await generateToken(jar)).body)?.[1] ?? '';
     expect((await world.identity.authenticateAuthToken(token))?.userId).toBe(userId);
+  });
+
+  it('serves the copy-button script under a policy that allows only our own scripts', async () => {
+    const script = await browse(app, new CookieJar(), { url: '/assets/innkeep.js' });
+    expect(script.statusCode).toBe(200);
+    expect(script.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(script.body).toContain("querySelectorAll('button[data-copy]')");
+    const login = await browse(app, new CookieJar(), { url: '/login' });
+    expect(login.headers['content-security-policy']).toContain("script-src 'self'");
   });
 
   it('sends a token request without a session to sign-in, generating nothing', async () => {

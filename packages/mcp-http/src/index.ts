@@ -2,7 +2,7 @@
 // resource server, which also serves its protected resource metadata.
 
 export type { McpRouteOptions } from './mcp-route.ts';
-export { mcpRoute } from './mcp-route.ts';
+export { mcpRoute, mcpRouteScopes } from './mcp-route.ts';
 export type { McpServiceOptions } from './mcp-service.ts';
 export { mcpService } from './mcp-service.ts';
 export type { OriginPolicy } from './origin.ts';

@@ -31,6 +31,12 @@ import { withModernErrorCode } from './modern-error-codes.ts';
 import { isModernPost, modernRequestRefusal } from './modern-headers.ts';
 import { createOriginPolicy } from './origin.ts';
 
+/**
+ * The scopes `/mcp` uses: those some tool, resource, prompt or completion requires. Its metadata lists them as
+ * `scopes_supported`; pass them to the authorization server's `resourceScopes`, so consent offers only these.
+ */
+export const mcpRouteScopes: readonly Scope[] = mcpSurfaceScopes;
+
 /** What {@link mcpRoute} is built from. */
 export interface McpRouteOptions {
   /**
@@ -105,7 +111,7 @@ export async function mcpRoute(app: FastifyInstance, options: McpRouteOptions): 
     metadataAtWellKnownRoot: true,
     // Least privilege: the metadata lists only the scopes tools, resources and prompts use, and a first
     // connection asks for the read ones; each write scope is asked for when a call first needs it.
-    scopesSupported: mcpSurfaceScopes,
+    scopesSupported: mcpRouteScopes,
     challengeScopes: mcpFirstConnectionScopes,
     // The refusal answers the message: a JSON-RPC error with its id, and the details as `data`.
     refuse: (request, reply, refusal) =>

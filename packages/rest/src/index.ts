@@ -9,6 +9,7 @@ export { restService } from './rest-service.ts';
 export { restRoutes } from './route-catalogue.ts';
 export type { RestMethod, RestPaging, RestRoute, RestRouteDeclaration } from './route-definition.ts';
 export { defineRoute } from './route-definition.ts';
+export { scopesOfRoutes } from './route-scopes.ts';
 export type { HostToolsReservationDetail } from './routes/host-tools/host-tools-reservation-record.ts';
 export { toHostToolsReservationDetail } from './routes/host-tools/host-tools-reservation-record.ts';
 export { restServerOptions } from './server-options.ts';

@@ -21,6 +21,7 @@ import { queryCoercion } from './query-coercion.ts';
 import { sendRestError, sendRestFailure } from './rest-errors.ts';
 import { asksForPage, restInputSchema, runPaged } from './rest-paging.ts';
 import type { RestRoute } from './route-definition.ts';
+import { scopesOfRoutes } from './route-scopes.ts';
 
 /** The limits of PRODUCT.md: 120 requests a minute per authToken or access token, 1,200 with an apiKey. */
 export const defaultRestRateLimits = { perCredential: 120, withApiKey: 1_200, timeWindowMs: 60_000 } as const;
@@ -75,6 +76,7 @@ export async function restApi(app: FastifyInstance, options: RestApiOptions): Pr
     rateLimit: { max: limits.perCredential, timeWindow: defaultRestRateLimits.timeWindowMs },
     authTokens: { identity: options.identity, partnerMax: limits.withApiKey },
     rateLimitHeaders: true,
+    scopesSupported: scopesOfRoutes(options.routes),
     servedParty: 'integrations',
     onRateLimited: options.onRateLimited,
     refuse: (_request, reply, refusal) =>

@@ -8,6 +8,13 @@ import { errors } from 'oidc-provider';
 import type { ConsentStore } from '../postgres/consents.ts';
 import type { LoginThrottle } from '../postgres/login-throttle.ts';
 import type { WebSessionStore } from '../postgres/web-sessions.ts';
+import {
+  canonicalResource,
+  type ResourceScopes,
+  resourceNames,
+  resourceUrl,
+  scopesUsedAt,
+} from '../provider/resource.ts';
 import { csrfTokenForForm, formField, isTrustedFormPost } from '../web/forms.ts';
 import { securityHeaders } from '../web/security-headers.ts';
 import { createBrowserSessions } from '../web/session.ts';
@@ -32,6 +39,8 @@ export interface InteractionRoutesOptions {
   readonly webSessions: WebSessionStore;
   readonly secretKeys: readonly string[];
   readonly baseUrl: string;
+  /** The scopes each resource uses; what the app already holds is shown only among those. */
+  readonly resourceScopes: ResourceScopes;
 }
 
 type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
@@ -147,14 +156,28 @@ export async function interactionRoutes(
     return sendPage(reply, status, page);
   }
 
-  /** Requested scopes not yet decided (`asked`) and those the grant already holds (`held`). */
+  /**
+   * Requested scopes not yet decided (`asked`; the provider asks only for scopes the requested resources
+   * use) and those the grant already holds on the requested resources and they use (`held`).
+   */
   async function scopesOf(interaction: Interaction): Promise<{ asked: Set<string>; held: Set<string> }> {
     const asked = new Set(missingResourceScopes(interaction));
     const requested = String(interaction.params.scope ?? '').split(' ');
+    // With no resource named, the provider asked for BASE_URL and every resource (see defaultResource).
+    const named = interaction.params.resource;
+    const resources =
+      named === undefined
+        ? [baseUrl, ...resourceNames.map((name) => resourceUrl(baseUrl, name))]
+        : [named].flat().map((resource) => canonicalResource(String(resource)));
+    const used = new Set<string>(
+      resources.flatMap((resource) => scopesUsedAt(baseUrl, resource, options.resourceScopes) ?? []),
+    );
     const grant =
       interaction.grantId === undefined ? undefined : await provider.Grant.find(interaction.grantId);
-    const granted = new Set(Object.values(grant?.resources ?? {}).flatMap((scope) => scope.split(' ')));
-    const held = new Set(requested.filter((scope) => granted.has(scope) && !asked.has(scope)));
+    const granted = new Set(resources.flatMap((resource) => grant?.resources?.[resource]?.split(' ') ?? []));
+    const held = new Set(
+      requested.filter((scope) => granted.has(scope) && used.has(scope) && !asked.has(scope)),
+    );
     return { asked, held };
   }
 

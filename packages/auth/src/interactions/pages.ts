@@ -33,6 +33,10 @@ export interface ConsentScope {
    * false for a scope newly asked for. (A client that steps up asks for all it had again, plus what is new.)
    */
   readonly allowedBefore: boolean;
+  /** True for a scope that only reads (listed under "See"); false for one that changes things ("Change"). */
+  readonly readsOnly: boolean;
+  /** Who receives what it does in the host's name (see `scopeCatalogue`); undefined when nobody outside does. */
+  readonly actsInHostsNameTowards: 'guests' | undefined;
 }
 
 /** The consent step: which app, where it sends you back, and what it may do. */
@@ -64,8 +68,7 @@ ${
     ? null
     : html`<fieldset>
 <legend>${widening ? 'New: it also asks to' : 'Allow it to:'}</legend>
-<ul class="${widening ? 'scopes new' : 'scopes'}">
-${askedNew.map(scopeCheckbox)}</ul>
+${scopeGroups(askedNew, widening ? 'scopes new' : 'scopes', scopeCheckbox)}
 <p class="hint">Untick anything you do not want to give.</p>
 </fieldset>`
 }
@@ -74,20 +77,22 @@ ${
     ? null
     : html`<fieldset>
 <legend>Allowed before, still asked for:</legend>
-<ul class="scopes again">
-${askedAgain.map(scopeCheckbox)}</ul>
+${scopeGroups(askedAgain, 'scopes again', scopeCheckbox)}
 <p class="hint">Untick any of these to take it back from this connection.</p>
 </fieldset>`
 }
 ${
   held.length === 0
     ? null
-    : html`<p>It already may:</p>
-<ul class="scopes granted">
-${held.map(
-  (entry) => html`<li>${entry.grants} <code>${entry.scope}</code></li>
+    : html`<div class="held">
+<p>It already may:</p>
+${scopeGroups(
+  held,
+  'scopes granted',
+  (entry) => html`<li>${entry.grants} <code>${entry.scope}</code>${inHostsNameMarker(entry)}</li>
 `,
-)}</ul>`
+)}
+</div>`
 }
 <p><label><input type="checkbox" name="remember" value="yes"> Remember this decision</label></p>
 <div class="actions">
@@ -99,11 +104,42 @@ ${held.map(
   return renderPage({ title: `Connect ${page.clientName}`, body, signedInAs: page.signedInAs });
 }
 
+/**
+ * `entries` in two groups, each with its heading and a list of class `listClass`: "See" for the scopes that
+ * only read, then "Change" for those that change things; an empty group is left out.
+ */
+function scopeGroups(
+  entries: readonly ConsentScope[],
+  listClass: string,
+  item: (entry: ConsentScope) => SafeHtml,
+): SafeHtml[] {
+  const groups = [
+    { heading: 'See', hint: 'changes nothing', entries: entries.filter((entry) => entry.readsOnly) },
+    { heading: 'Change', hint: 'acts on your account', entries: entries.filter((entry) => !entry.readsOnly) },
+  ];
+  return groups
+    .filter((group) => group.entries.length > 0)
+    .map(
+      (group) => html`<div class="scope-group">
+<h2>${group.heading} <span class="hint">(${group.hint})</span></h2>
+<ul class="${listClass}">
+${group.entries.map(item)}</ul>
+</div>
+`,
+    );
+}
+
 /** One asked-for scope: a ticked checkbox with what it allows in plain words. */
 function scopeCheckbox(entry: ConsentScope): SafeHtml {
   return html`<li><label><input type="checkbox" name="scope" value="${entry.scope}" checked> ${entry.grants}
-<code>${entry.scope}</code></label></li>
+<code>${entry.scope}</code>${inHostsNameMarker(entry)}</label></li>
 `;
+}
+
+/** The mark of a scope that acts in the host's name towards people outside the account; none otherwise. */
+function inHostsNameMarker(entry: ConsentScope): SafeHtml | null {
+  if (entry.actsInHostsNameTowards === undefined) return null;
+  return html` <strong class="in-your-name">Sends in your name to ${entry.actsInHostsNameTowards}</strong>`;
 }
 
 /** Shown to a team member who tries to connect an assistant; the app is told `access_denied`. */
@@ -152,8 +188,9 @@ maker what this page says.</p>`;
 }
 
 /**
- * The scopes of a request, in catalogue order, each marked as asked or already held, and an asked one as
- * allowed to this app before (`allowedBefore`) or new.
+ * The scopes of a request, in catalogue order, each marked as asked or already held, an asked one as
+ * allowed to this app before (`allowedBefore`) or new, and each as reading or changing and as acting in
+ * the host's name or not.
  */
 export function consentScopes(
   asked: ReadonlySet<string>,
@@ -167,6 +204,8 @@ export function consentScopes(
       grants: entry.grants,
       alreadyAllowed: !asked.has(entry.scope),
       allowedBefore: asked.has(entry.scope) && allowedBefore.has(entry.scope),
+      readsOnly: entry.scope.endsWith(':read'),
+      actsInHostsNameTowards: 'actsInHostsNameTowards' in entry ? entry.actsInHostsNameTowards : undefined,
     }));
 }
 

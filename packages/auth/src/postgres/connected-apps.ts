@@ -9,6 +9,12 @@ export interface ConnectedApp {
   readonly clientId: string;
   /** The client's registered `client_name`, or its id when it gave none. Client-supplied: escape it. */
   readonly clientName: string;
+  /**
+   * Where the client registered to be sent back after sign-in (its `redirect_uris`), which tells two
+   * registrations of one app apart (a desktop app's loopback port, a web app's site). Client-supplied:
+   * escape them. Empty when the client's registration is not stored here.
+   */
+  readonly redirectUris: readonly string[];
   /** What the grant allows, in catalogue order. */
   readonly scopes: readonly Scope[];
   /** When the user approved it, ISO 8601 UTC. */
@@ -27,6 +33,10 @@ function displayName(clientName: string | null, clientId: string): string {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function stringsOf(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 }
 
 function scopeWords(value: unknown): string[] {
@@ -55,7 +65,8 @@ export function grantedScopes(payload: Record<string, unknown>): Scope[] {
 
 /**
  * The assistants `userId` has connected and not disconnected: each unexpired Grant of the user, with its
- * client's name, the scopes it allows, when it was made and when any of its tokens was last used.
+ * client's name and registered redirect URIs, the scopes it allows, when it was made and when any of its
+ * tokens was last used.
  * Newest first, at most 200.
  */
 export async function listConnectedApps(
@@ -77,6 +88,7 @@ export async function listConnectedApps(
       'grant_row.created_at',
       sql<string>`coalesce(grant_row.client_id, grant_row.payload->>'clientId', '')`.as('client_id'),
       sql<string | null>`client_row.payload->>'client_name'`.as('client_name'),
+      sql<unknown>`client_row.payload->'redirect_uris'`.as('redirect_uris'),
       // Whichever row oidc-provider's adapter stamps on use — the Grant or its tokens — counts.
       sql<Date | null>`greatest(grant_row.last_used_at, (
         select max(token_row.last_used_at) from oidc_model as token_row where token_row.grant_id = grant_row.id
@@ -93,6 +105,7 @@ export async function listConnectedApps(
     grantId: row.id,
     clientId: row.client_id,
     clientName: displayName(row.client_name, row.client_id),
+    redirectUris: stringsOf(row.redirect_uris),
     scopes: grantedScopes(row.payload),
     connectedAt: new Date(row.created_at).toISOString(),
     lastUsedAt: row.last_used_at === null ? null : new Date(row.last_used_at).toISOString(),

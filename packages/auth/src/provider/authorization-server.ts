@@ -1,6 +1,6 @@
 import { IncomingMessage } from 'node:http';
 import fastifyRateLimit from '@fastify/rate-limit';
-import { type Clock, findUnstorableText, type IdentityUseCases } from '@innkeep/domain';
+import { type Clock, findUnstorableText, type IdentityUseCases, type Scope } from '@innkeep/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
@@ -16,7 +16,13 @@ import type { ClientIdMetadataDocumentOptions } from './client-id-metadata-docum
 import { checkClientRegistration, maxRegistrationBodyBytes } from './client-registration.ts';
 import { codeResourceRefusal } from './code-resource-check.ts';
 import { createOidcProvider, defaultRefreshTokenGraceSeconds } from './oidc-provider.ts';
-import { authorizationScope, canonicalResource, mcpResourceUrl } from './resource.ts';
+import {
+  authorizationScope,
+  canonicalResource,
+  mcpResourceUrl,
+  type ResourceName,
+  resourceScopesOf,
+} from './resource.ts';
 import type { SigningKey } from './signing-keys.ts';
 import { stepUpRefreshRefusal } from './step-up-refresh-check.ts';
 
@@ -53,6 +59,13 @@ export interface AuthorizationServerOptions {
   readonly registrationRateLimit?: { readonly max: number; readonly timeWindowMs: number } | undefined;
   /** How Client ID Metadata Documents are fetched; the defaults unless given (tests only). */
   readonly clientIdMetadataDocuments?: ClientIdMetadataDocumentOptions | undefined;
+  /**
+   * The scopes each resource's operations use, as its protected resource metadata lists them
+   * (`scopes_supported`); the app that composes the resources computes them from their declarations. The
+   * consent page offers only the scopes asked for that the requested resource uses, and tokens carry no
+   * other. A resource left out uses every scope.
+   */
+  readonly resourceScopes?: Partial<Record<ResourceName, readonly Scope[]>> | undefined;
 }
 
 /**
@@ -98,6 +111,7 @@ export async function authorizationServer(
   const trustProxy = options.trustProxy ?? false;
   const consents = createConsentStore(options.db, options.clock);
   const webSessions = createWebSessionStore(options.db, options.clock);
+  const resourceScopes = resourceScopesOf(options.resourceScopes);
   const provider = createOidcProvider({
     db: options.db,
     baseUrl,
@@ -109,6 +123,7 @@ export async function authorizationServer(
     refreshTokenGraceSeconds: options.refreshTokenGraceSeconds ?? defaultRefreshTokenGraceSeconds,
     interactionPolicy: accountSessionPolicy(webSessions),
     clientIdMetadataDocuments: options.clientIdMetadataDocuments,
+    resourceScopes,
   });
   const stepUpCheck = {
     provider,
@@ -287,6 +302,7 @@ export async function authorizationServer(
     webSessions,
     secretKeys: options.secretKeys,
     baseUrl,
+    resourceScopes,
   });
 }
 

@@ -1,4 +1,10 @@
-import { allScopes, type Clock, type IdentityUseCases, isScope } from '@innkeep/domain';
+import {
+  allScopes,
+  assistantAccessLifetimes,
+  type Clock,
+  type IdentityUseCases,
+  isScope,
+} from '@innkeep/domain';
 import type { Kysely } from 'kysely';
 import Provider, {
   type Client,
@@ -16,16 +22,26 @@ import {
   clientIdMetadataDocumentSettings,
 } from './client-id-metadata-document.ts';
 import { registeredScopeField } from './client-registration.ts';
-import { canonicalResource, openIdScopes, resourceNames, resourceUrl } from './resource.ts';
+import {
+  canonicalResource,
+  openIdScopes,
+  type ResourceScopes,
+  resourceNames,
+  resourceUrl,
+  scopesUsedAt,
+} from './resource.ts';
 import type { SigningKey } from './signing-keys.ts';
 
-/** Lifetimes, in seconds (seed §5.2: access 1 h, refresh 30 days). */
+/**
+ * Lifetimes, in seconds (seed §5.2: access 1 h, refresh 30 days). Those the help centre tells hosts come from
+ * the domain's `assistantAccessLifetimes`, so the copy and the provider cannot disagree.
+ */
 export const tokenLifetimes = {
-  accessToken: 3600,
+  accessToken: assistantAccessLifetimes.accessTokenSeconds,
   authorizationCode: 60,
-  refreshToken: 30 * 86_400,
+  refreshToken: assistantAccessLifetimes.refreshTokenDays * 86_400,
   // A grant outlives every refresh token issued under it; the provider refuses refreshes past it.
-  grant: 365 * 86_400,
+  grant: assistantAccessLifetimes.grantDays * 86_400,
   session: 14 * 86_400,
   interaction: 3600,
   idToken: 3600,
@@ -47,6 +63,8 @@ export interface OidcProviderOptions {
   readonly consents: ConsentStore;
   readonly clock: Clock;
   readonly refreshTokenGraceSeconds: number;
+  /** The scopes each resource uses: consent offers, and tokens carry, no other for it. */
+  readonly resourceScopes: ResourceScopes;
   /** When the sign-in and consent pages are shown; oidc-provider's base policy unless given. */
   readonly interactionPolicy?: interactionPolicy.DefaultPolicy | undefined;
   /** How Client ID Metadata Documents are fetched; the defaults unless given (tests only). */
@@ -139,7 +157,8 @@ export function createOidcProvider(options: OidcProviderOptions): Provider {
           const audience = canonicalResource(indicator);
           // BASE_URL itself is the audience of a token asked for with no resource (see defaultResource);
           // oidc-provider puts that default in the request, so a client naming BASE_URL gets the same.
-          if (!resources.includes(audience) && audience !== everyResource) {
+          const used = scopesUsedAt(options.baseUrl, audience, options.resourceScopes);
+          if (used === undefined) {
             throw new errors.InvalidTarget(
               `This server issues tokens only for the resources ${resources.join(' and ')}.`,
             );
@@ -151,7 +170,10 @@ export function createOidcProvider(options: OidcProviderOptions): Provider {
           const mcpOnly =
             audience === resourceUrl(options.baseUrl, 'mcp') &&
             !requestedResources(ctx).includes(everyResource);
-          const allowed = (mcpOnly ? undefined : registeredScopes(client)) ?? allScopes;
+          const registered = (mcpOnly ? undefined : registeredScopes(client)) ?? allScopes;
+          // A scope the resource never uses is neither offered on the consent page nor granted: the
+          // provider asks for, and puts in tokens, only scopes of this list.
+          const allowed = used.filter((scope) => registered.includes(scope));
           assertSomeAllowedScope(ctx, allowed);
           return {
             scope: allowed.join(' '),
@@ -215,11 +237,13 @@ export function createOidcProvider(options: OidcProviderOptions): Provider {
   // unless the deployment trusts its proxy, so these headers are ours, never the client's.
   provider.proxy = true;
 
-  // Discovery lists only static scopes; clients pick what to ask for from scopes_supported.
+  // Discovery lists only static scopes; clients pick what to ask for from scopes_supported, which names
+  // the scopes some resource uses, as the resources' own metadata do.
+  const usedScopes = scopesUsedAt(options.baseUrl, everyResource, options.resourceScopes) ?? [];
   provider.use(async (ctx, next) => {
     await next();
     if (ctx.oidc?.route === 'discovery' && ctx.status === 200 && isRecord(ctx.body)) {
-      ctx.body.scopes_supported = [...openIdScopes, ...allScopes];
+      ctx.body.scopes_supported = [...openIdScopes, ...usedScopes];
     }
   });
   return provider;

@@ -1,4 +1,4 @@
-import { allScopes } from '@innkeep/domain';
+import { allScopes, type Scope } from '@innkeep/domain';
 
 /** The OpenID scopes oidc-provider knows itself; everything else is a resource scope of `/mcp` and `/api`. */
 export const openIdScopes: readonly string[] = ['openid', 'offline_access'];
@@ -8,6 +8,43 @@ export type ResourceName = 'mcp' | 'api';
 
 /** Every {@link ResourceName}, in the order the authorization server names them. */
 export const resourceNames: readonly ResourceName[] = ['mcp', 'api'];
+
+/**
+ * The scopes each resource's operations use, in catalogue order: what its protected resource metadata lists
+ * as `scopes_supported`, and all that consent offers and tokens carry for it.
+ */
+export type ResourceScopes = Readonly<Record<ResourceName, readonly Scope[]>>;
+
+/**
+ * {@link ResourceScopes} from what the app that composes the resources says each uses (any order, repeats
+ * allowed); a resource it says nothing about uses every scope.
+ */
+export function resourceScopesOf(used: Partial<Record<ResourceName, Iterable<Scope>>> = {}): ResourceScopes {
+  const scopesOf = (name: ResourceName) => {
+    const given = used[name];
+    if (given === undefined) return allScopes;
+    const names = new Set(given);
+    return allScopes.filter((scope) => names.has(scope));
+  };
+  return { mcp: scopesOf('mcp'), api: scopesOf('api') };
+}
+
+/**
+ * The scopes a token bound to `audience` may carry: those the resource it names uses, or for `baseUrl`
+ * itself (valid on every resource) those any resource uses; undefined for an audience Innkeep does not serve.
+ */
+export function scopesUsedAt(
+  baseUrl: string,
+  audience: string,
+  resourceScopes: ResourceScopes,
+): readonly Scope[] | undefined {
+  const served = resourceNames.filter(
+    (name) => audience === resourceUrl(baseUrl, name) || audience === baseUrl.replace(/\/+$/, ''),
+  );
+  if (served.length === 0) return undefined;
+  const used = new Set(served.flatMap((name) => resourceScopes[name]));
+  return allScopes.filter((scope) => used.has(scope));
+}
 
 /** The resource indicator, and token audience, of the resource `name`: `${baseUrl}/<name>`. */
 export function resourceUrl(baseUrl: string, name: ResourceName): string {

@@ -129,7 +129,7 @@ export interface ResourceServerOptions {
   readonly metadataAtWellKnownRoot?: boolean | undefined;
   /**
    * The scopes the resource's routes require, which its metadata lists as `scopes_supported`; default every
-   * Innkeep scope (REST's routes use them all).
+   * Innkeep scope. Pass the same list to the authorization server's `resourceScopes`, so consent offers it.
    */
   readonly scopesSupported?: readonly Scope[] | undefined;
   /**

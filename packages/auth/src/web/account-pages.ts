@@ -26,14 +26,17 @@ import { createWebSessionStore, type WebSession } from '../postgres/web-sessions
 import {
   renderConnectedAppsPage,
   renderMessagePage,
+  renderReplaceAuthTokenPage,
   renderSettingsPage,
   renderSignInPage,
 } from './account-views.ts';
+import { innkeepScript } from './copy-button.ts';
 import { csrfTokenForForm, formField, isTrustedFormPost, safeNextPath } from './forms.ts';
 import { type HomePagesOptions, registerHomePages } from './home-pages.ts';
 import { securityHeaders } from './security-headers.ts';
 import { createBrowserSessions, sessionCookieName } from './session.ts';
 import { createSignInGuard } from './sign-in-guard.ts';
+import type { ServedPages } from './site-nav.ts';
 import { innkeepStylesheet } from './stylesheet.ts';
 import { type AccountPageContext, registerWebhookPages, type WebhookPagesOptions } from './webhook-pages.ts';
 
@@ -79,6 +82,7 @@ async function registerAccountPages(app: FastifyInstance, options: AccountPagesO
   const guard = createSignInGuard({ throttle: createLoginThrottle(db, clock), secretKeys, secureCookies });
   const formOptions = { secretKeys, baseUrl };
   const csrfOptions = { secretKeys, secureCookies };
+  const served: ServedPages = { home: options.home !== undefined, webhooks: options.webhooks !== undefined };
 
   // The app may already have these for other routes; registering them twice would fail.
   if (!app.hasReplyDecorator('setCookie')) await app.register(fastifyCookie);
@@ -129,7 +133,7 @@ async function registerAccountPages(app: FastifyInstance, options: AccountPagesO
       sessions: await sessions.store.listForUser(principal.userId),
       currentIdHash: session.idHash,
       csrfToken: csrfTokenForForm(request, reply, csrfOptions),
-      webhooks: options.webhooks !== undefined,
+      served,
       ...extra,
     });
   }
@@ -197,6 +201,14 @@ async function registerAccountPages(app: FastifyInstance, options: AccountPagesO
       .send(innkeepStylesheet);
   });
 
+  app.get('/assets/innkeep.js', async (_request, reply) => {
+    return reply
+      .type('text/javascript; charset=utf-8')
+      .header('cache-control', 'public, max-age=3600')
+      .header('x-content-type-options', 'nosniff')
+      .send(innkeepScript);
+  });
+
   app.get('/login', async (request, reply) => {
     const next = safeNextPath(formField(request.query, 'next'), defaultNext);
     if ((await signedIn(request, reply)) !== null) return reply.redirect(next, 303);
@@ -204,11 +216,10 @@ async function registerAccountPages(app: FastifyInstance, options: AccountPagesO
     return sendPage(
       reply,
       200,
-      renderSignInPage({
-        action: loginAction(next),
-        csrfToken: csrfTokenForForm(request, reply, csrfOptions),
-        notice,
-      }),
+      renderSignInPage(
+        { action: loginAction(next), csrfToken: csrfTokenForForm(request, reply, csrfOptions), notice },
+        served,
+      ),
     );
   });
 
@@ -221,12 +232,15 @@ async function registerAccountPages(app: FastifyInstance, options: AccountPagesO
       sendPage(
         reply,
         status,
-        renderSignInPage({
-          action: loginAction(next),
-          csrfToken: csrfTokenForForm(request, reply, csrfOptions),
-          email,
-          error,
-        }),
+        renderSignInPage(
+          {
+            action: loginAction(next),
+            csrfToken: csrfTokenForForm(request, reply, csrfOptions),
+            email,
+            error,
+          },
+          served,
+        ),
       );
     if (email === '' || password === '') return retry(400, 'Enter your email and your password.');
 
@@ -319,10 +333,26 @@ async function registerAccountPages(app: FastifyInstance, options: AccountPagesO
     if (!isTrustedFormPost(request, formOptions)) return refuseForm(reply);
     const signedInAs = await signedIn(request, reply);
     if (signedInAs === null) return toSignIn(reply, '/settings');
-    const issued = await identity.rotateAuthToken(actorFromPrincipal(signedInAs.principal, 'web', null));
+    const actor = actorFromPrincipal(signedInAs.principal, 'web', null);
+    // A token in use is replaced only from the confirmation page, never by a stray or replayed first click.
+    const hasToken = (await identity.getUser(actor)).authToken !== null;
+    if (hasToken && formField(request.body, 'replace') !== 'yes') {
+      return reply.redirect('/settings/auth-token/replace', 303);
+    }
+    const issued = await identity.rotateAuthToken(actor);
     // Rendered in this response rather than after a redirect: the token must never travel in a URL,
     // and nothing but this one page ever shows it.
     return sendPage(reply, 200, await renderSettings(request, reply, signedInAs, { issued }));
+  });
+
+  app.get('/settings/auth-token/replace', async (request, reply) => {
+    const signedInAs = await signedIn(request, reply);
+    if (signedInAs === null) return toSignIn(reply, request.url);
+    const profile = await identity.getUser(actorFromPrincipal(signedInAs.principal, 'web', null));
+    // With no token to replace, the settings page's own button makes the first one.
+    if (profile.authToken === null) return reply.redirect('/settings#auth-token', 303);
+    const csrfToken = csrfTokenForForm(request, reply, csrfOptions);
+    return sendPage(reply, 200, renderReplaceAuthTokenPage({ profile, csrfToken, served }));
   });
 
   app.get('/settings/apps', async (request, reply) => {
@@ -342,6 +372,7 @@ async function registerAccountPages(app: FastifyInstance, options: AccountPagesO
         apps,
         notice,
         csrfToken: csrfTokenForForm(request, reply, csrfOptions),
+        served,
       }),
     );
   });
@@ -368,6 +399,7 @@ async function registerAccountPages(app: FastifyInstance, options: AccountPagesO
     refuseForm,
     csrfToken: (request, reply) => csrfTokenForForm(request, reply, csrfOptions),
     sendPage,
+    served,
   };
   if (options.webhooks !== undefined) registerWebhookPages(app, options.webhooks, pageContext);
   if (options.home !== undefined) {
@@ -394,7 +426,7 @@ function loginAction(next: string): string {
  * subscription, signed-in browsers, password, auth token), connected assistants, given `webhooks`, the
  * webhooks page (subscriptions, their delivery logs, tests and secrets) and, given `home`, the home page
  * at `/` (a welcome when signed out, the dashboard with the account's activity when signed in) — as plain
- * HTML forms without scripts. Sessions are rows in `web_sessions` named by a random `ik_session` cookie,
+ * HTML forms that work without scripts (one script of our own only adds copy buttons). Sessions are rows in `web_sessions` named by a random `ik_session` cookie,
  * shared with the OAuth sign-in and ended on every instance by signing out; every form carries a CSRF token
  * and is refused when posted from another site; failed sign-ins are throttled (see `loginThrottlePolicy`).
  */

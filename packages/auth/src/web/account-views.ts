@@ -7,8 +7,10 @@ import {
 } from '@innkeep/domain';
 import type { ConnectedApp } from '../postgres/connected-apps.ts';
 import type { WebSession } from '../postgres/web-sessions.ts';
-import { html, renderPage, type SafeHtml } from './html.ts';
+import { copyButton } from './copy-button.ts';
+import { html, renderPage, type SafeHtml, type SiteNavigation } from './html.ts';
 import { type LoginFormOptions, renderLoginForm } from './login-page.ts';
+import { type ServedPages, signedInNavigation, signedOutNavigation } from './site-nav.ts';
 
 const roleWords: Readonly<Record<UserRole, string>> = {
   owner: 'Owner',
@@ -62,32 +64,13 @@ export function csrfField(csrfToken: string): SafeHtml {
   return html`<input type="hidden" name="csrf" value="${csrfToken}">`;
 }
 
-/** The pages {@link accountNav} links to, one of which may be the page shown. */
-export type AccountNavPage = 'home' | 'settings' | 'apps';
-
-const accountNavLinks: readonly { page: AccountNavPage; href: string; label: string }[] = [
-  { page: 'home', href: '/', label: 'Home' },
-  { page: 'settings', href: '/settings', label: 'Settings' },
-  { page: 'apps', href: '/settings/apps', label: 'Connected assistants' },
-];
-
-/**
- * The account pages' navigation: home, settings, connected assistants, and the sign-out button; `current`
- * is marked `aria-current="page"`.
- */
-export function accountNav(csrfToken: string, current?: AccountNavPage): SafeHtml {
-  return html`<nav class="tabs" aria-label="Account">
-${accountNavLinks.map(
-  (link) =>
-    html`<a href="${link.href}"${link.page === current ? html` aria-current="page"` : null}>${link.label}</a>
-`,
-)}<form method="post" action="/logout">${csrfField(csrfToken)}<button class="secondary" type="submit">Sign out</button></form>
-</nav>`;
-}
-
-/** The sign-in page: a heading and {@link renderLoginForm}. */
-export function renderSignInPage(form: LoginFormOptions): string {
-  return renderPage({ title: 'Sign in', body: html`<h1>Sign in to Innkeep</h1>\n${renderLoginForm(form)}` });
+/** The sign-in page: a heading and {@link renderLoginForm}, under the signed-out navigation. */
+export function renderSignInPage(form: LoginFormOptions, served: ServedPages): string {
+  return renderPage({
+    title: 'Sign in',
+    navigation: signedOutNavigation({ served, current: 'sign-in' }),
+    body: html`<h1>Sign in to Innkeep</h1>\n${renderLoginForm(form)}`,
+  });
 }
 
 /** A page that only says something: an error, a refusal, a confirmation. */
@@ -96,12 +79,15 @@ export function renderMessagePage(page: {
   message: string;
   link?: { href: string; label: string } | undefined;
   signedInAs?: string | undefined;
+  /** The site navigation, where the page is known to be shown to someone signed in. */
+  navigation?: SiteNavigation | undefined;
 }): string {
   const link =
     page.link === undefined ? null : html`<p><a href="${page.link.href}">${page.link.label}</a></p>`;
   return renderPage({
     title: page.title,
     signedInAs: page.signedInAs,
+    navigation: page.navigation,
     body: html`<h1>${page.title}</h1>\n<section><p>${page.message}</p>${link}</section>`,
   });
 }
@@ -128,37 +114,76 @@ ${periodEnd}
 </section>`;
 }
 
+function issuedTokenCard(issued: IssuedAuthToken, apiBase: string): SafeHtml {
+  return html`<div class="card token" role="status">
+<h3>Your new auth token</h3>
+<p>Copy it now: it is shown only this once, and Innkeep keeps only a fingerprint of it. It replaces your previous auth token, which no longer works.</p>
+<pre class="wrap" id="new-auth-token"><code>${issued.authToken}</code></pre>
+${copyButton('new-auth-token', 'Copy auth token')}
+<p>Use it like this:</p>
+<pre class="wrap" id="curl-example"><code>curl -H "authToken: ${issued.authToken}" ${apiBase}/getListings</code></pre>
+${copyButton('curl-example', 'Copy example')}
+</div>`;
+}
+
 function authTokenSection(
   profile: UserProfile,
   options: { csrfToken: string; apiBase: string; issued?: IssuedAuthToken | undefined },
 ): SafeHtml {
+  const { authToken } = profile;
   const current =
     options.issued !== undefined
       ? null
-      : profile.authToken === null
+      : authToken === null
         ? html`<p>You have no auth token yet.</p>`
-        : html`<p>Your current auth token was generated ${formatTime(profile.authToken.createdAt, profile.account.timeZone)}. It is never shown again; if you lost it, generate a new one.</p>`;
-  const issued =
-    options.issued === undefined
-      ? null
-      : html`<div class="card token" role="status">
-<h3>Your new auth token</h3>
-<p>Copy it now: it is shown only this once, and Innkeep keeps only a fingerprint of it. It replaces your previous auth token, which no longer works.</p>
-<pre><code>${options.issued.authToken}</code></pre>
-<p>Use it like this:</p>
-<pre><code>curl -H "authToken: ${options.issued.authToken}" ${options.apiBase}/getListings</code></pre>
-</div>`;
+        : html`<p>Your current auth token was generated ${formatTime(authToken.createdAt, profile.account.timeZone)}. It is never shown again; if you lost it, generate a new one.</p>`;
+  // Replacing a token breaks whatever still uses it, so that takes a second step; a first token does not.
+  const action =
+    authToken === null && options.issued === undefined
+      ? html`<form method="post" action="/settings/auth-token">
+${csrfField(options.csrfToken)}
+<button type="submit">Generate auth token</button>
+</form>`
+      : html`<p class="hint">A new token replaces and revokes the current one: anything still using it stops working.</p>
+<p><a href="/settings/auth-token/replace">Replace the auth token…</a></p>`;
   return html`<section id="auth-token">
 <h2>Auth token</h2>
-<p>An auth token lets your own code and integrations use the Innkeep API as you. Send it in the <code>authToken</code> header on requests to <code>${options.apiBase}/…</code>.</p>
+<p>An auth token lets your own code and integrations use the Innkeep API as you. Send it in the <code>authToken</code> header on requests to <code class="wrap">${options.apiBase}/…</code>.</p>
 ${current}
-${issued}
-<form method="post" action="/settings/auth-token">
-${csrfField(options.csrfToken)}
-<p class="hint">Generating a token replaces and revokes your current one at once: anything still using the old token stops working.</p>
-<button type="submit">Generate auth token</button>
-</form>
+${options.issued === undefined ? null : issuedTokenCard(options.issued, options.apiBase)}
+${action}
 </section>`;
+}
+
+/**
+ * The step before replacing an auth token: when the current one was made, what stops working, a Replace
+ * button (posting `replace=yes`, which the token route requires while a token exists), and the way back.
+ */
+export function renderReplaceAuthTokenPage(page: {
+  profile: UserProfile;
+  csrfToken: string;
+  served: ServedPages;
+}): string {
+  const { profile } = page;
+  const made =
+    profile.authToken === null
+      ? null
+      : html` made ${formatTime(profile.authToken.createdAt, profile.account.timeZone)}`;
+  return renderPage({
+    title: 'Replace auth token',
+    signedInAs: profile.email,
+    navigation: signedInNavigation({ served: page.served, csrfToken: page.csrfToken, current: 'settings' }),
+    body: html`<h1>Replace your auth token?</h1>
+<section>
+<p>Innkeep makes a new auth token and shows it once. Your current token${made} stops working at once: every script and integration that still sends it is refused until you give it the new one.</p>
+<form method="post" action="/settings/auth-token">
+${csrfField(page.csrfToken)}
+<input type="hidden" name="replace" value="yes">
+<button class="danger" type="submit">Replace auth token</button>
+</form>
+<p><a href="/settings#auth-token">Keep the current token</a></p>
+</section>`,
+  });
 }
 
 function sessionRow(session: WebSession, currentIdHash: string, timeZone: string): SafeHtml {
@@ -186,7 +211,7 @@ ${csrfField(options.csrfToken)}
   return html`<section id="sessions">
 <h2>Signed-in browsers</h2>
 <p>Where you are signed in to these pages and to connecting assistants. Each sign-in lasts at most 12 hours, and ends after 2 hours without use. Signing out somewhere else does not disconnect assistants: do that under <a href="/settings/apps">Connected assistants</a>.</p>
-<table>
+<table class="stacked sessions">
 <thead><tr><th>Browser</th><th>Address</th><th>Signed in</th><th>Last active</th></tr></thead>
 <tbody>
 ${options.sessions.map((session) => sessionRow(session, options.currentIdHash, profile.account.timeZone))}
@@ -234,15 +259,16 @@ export function renderSettingsPage(page: {
   issued?: IssuedAuthToken | undefined;
   notice?: string | undefined;
   passwordError?: string | undefined;
-  /** True when this server serves the webhooks page, so settings link to it. */
-  webhooks?: boolean | undefined;
+  /** The optional pages this server serves: the navigation, and a webhooks section, link to them. */
+  served: ServedPages;
 }): string {
   const { profile } = page;
   return renderPage({
     title: 'Settings',
     signedInAs: profile.email,
-    body: html`${accountNav(page.csrfToken, 'settings')}
-<h1>Settings</h1>
+    navigation: signedInNavigation({ served: page.served, csrfToken: page.csrfToken, current: 'settings' }),
+    enhanced: page.issued !== undefined,
+    body: html`<h1>Settings</h1>
 ${page.notice === undefined ? null : html`<p class="notice" role="status">${page.notice}</p>`}
 <section>
 <h2>Profile</h2>
@@ -261,7 +287,7 @@ ${page.notice === undefined ? null : html`<p class="notice" role="status">${page
 </dl>
 </section>
 ${subscriptionSection(profile)}
-${page.webhooks === true ? webhooksSection : null}
+${page.served.webhooks ? webhooksSection : null}
 ${sessionsSection(profile, { csrfToken: page.csrfToken, sessions: page.sessions, currentIdHash: page.currentIdHash })}
 ${passwordSection({ csrfToken: page.csrfToken, error: page.passwordError })}
 ${authTokenSection(profile, { csrfToken: page.csrfToken, apiBase: `${page.baseUrl}/api`, issued: page.issued })}`,
@@ -273,21 +299,39 @@ function scopeList(scopes: readonly Scope[]): SafeHtml {
   return html`<ul class="scopes">${scopes.map((scope) => html`<li>${scopeWords.get(scope) ?? scope}</li>`)}</ul>`;
 }
 
-function appRow(app: ConnectedApp, csrfToken: string, timeZone: string): SafeHtml {
-  return html`<tr>
-<td>${app.clientName}</td>
-<td>${scopeList(app.scopes)}</td>
-<td>${formatTime(app.connectedAt, timeZone)}</td>
-<td>${app.lastUsedAt === null ? 'never' : formatTime(app.lastUsedAt, timeZone)}</td>
-<td><form method="post" action="/settings/apps/${encodeURIComponent(app.grantId)}/disconnect">${csrfField(csrfToken)}<button class="danger" type="submit">Disconnect</button></form></td>
-</tr>`;
+function returnsTo(app: ConnectedApp): SafeHtml {
+  if (app.redirectUris.length === 0) return html`<span class="hint">Not recorded</span>`;
+  return html`<ul class="plain">${app.redirectUris.map((uri) => html`<li><code>${uri}</code></li>`)}</ul>`;
 }
 
-/** The connected-assistants page: every assistant the user connected, each with a Disconnect button. */
+/**
+ * One grant as a card rather than a table row, so that it fits a phone: two grants of the same app differ
+ * in when they were connected, where the app returns to, its client id and what each allows.
+ */
+function appCard(app: ConnectedApp, csrfToken: string, timeZone: string): SafeHtml {
+  const headingId = `grant-${app.grantId}`;
+  return html`<li aria-labelledby="${headingId}">
+<h2 id="${headingId}">${app.clientName}</h2>
+<dl>
+<dt>Connected</dt><dd><time datetime="${app.connectedAt}">${formatTime(app.connectedAt, timeZone)}</time></dd>
+<dt>Last used</dt><dd>${app.lastUsedAt === null ? 'never' : html`<time datetime="${app.lastUsedAt}">${formatTime(app.lastUsedAt, timeZone)}</time>`}</dd>
+<dt>Returns to</dt><dd>${returnsTo(app)}</dd>
+<dt>Client id</dt><dd><code>${app.clientId}</code></dd>
+<dt>Allowed to</dt><dd>${scopeList(app.scopes)}</dd>
+</dl>
+<form method="post" action="/settings/apps/${encodeURIComponent(app.grantId)}/disconnect">${csrfField(csrfToken)}<button class="danger" type="submit" aria-describedby="${headingId}">Disconnect</button></form>
+</li>`;
+}
+
+/**
+ * The connected-assistants page: every grant the user approved, newest first, each with a Disconnect
+ * button.
+ */
 export function renderConnectedAppsPage(page: {
   profile: UserProfile;
   apps: readonly ConnectedApp[];
   csrfToken: string;
+  served: ServedPages;
   notice?: string | undefined;
 }): string {
   const { profile, apps } = page;
@@ -299,22 +343,19 @@ export function renderConnectedAppsPage(page: {
   const list =
     apps.length === 0
       ? html`<p>No assistants are connected. When you approve one (Claude, ChatGPT, Cursor and others), it appears here.</p>`
-      : html`<table>
-<thead><tr><th>Assistant</th><th>Allowed to</th><th>Connected</th><th>Last used</th><th></th></tr></thead>
-<tbody>
-${apps.map((app) => appRow(app, page.csrfToken, timeZone))}
-</tbody>
-</table>`;
+      : html`<ul class="grants">
+${apps.map((app) => appCard(app, page.csrfToken, timeZone))}
+</ul>`;
   return renderPage({
     title: 'Connected assistants',
     signedInAs: profile.email,
-    body: html`${accountNav(page.csrfToken, 'apps')}
-<h1>Connected assistants</h1>
+    navigation: signedInNavigation({ served: page.served, csrfToken: page.csrfToken, current: 'apps' }),
+    body: html`<h1>Connected assistants</h1>
 ${page.notice === undefined ? null : html`<p class="notice" role="status">${page.notice}</p>`}
 <section>
-<p>These assistants can use your Innkeep account within what you allowed. Disconnecting one ends its access at once, on every device.</p>
+<p>These assistants can use your Innkeep account within what you allowed, newest connection first. An app connected twice (from two devices, say) shows twice. Disconnecting one ends its access at once, on every device.</p>
 ${ownerOnly}
-${list}
-</section>`,
+</section>
+${list}`,
   });
 }

@@ -142,13 +142,14 @@ export function registerHomePages(
       apps,
       activity,
       ways,
+      served: context.served,
     });
     return context.sendPage(reply, activity.kind === 'refused' ? 400 : 200, page);
   }
 
   app.get('/', async (request, reply) => {
     const principal = await context.signedIn(request, reply);
-    if (principal === null) return context.sendPage(reply, 200, renderWelcomePage(ways));
+    if (principal === null) return context.sendPage(reply, 200, renderWelcomePage(ways, context.served));
     return dashboard(request, reply, principal);
   });
 }

@@ -1,7 +1,9 @@
 import type { AccessRoute, AuditEntryView, Page, UserProfile } from '@innkeep/domain';
 import type { ConnectedApp } from '../postgres/connected-apps.ts';
-import { accountNav, formatTime, subscriptionSection } from './account-views.ts';
-import { html, type SafeHtml } from './html.ts';
+import { formatTime, subscriptionSection } from './account-views.ts';
+import { copyButton } from './copy-button.ts';
+import { html, renderPage, type SafeHtml } from './html.ts';
+import { type ServedPages, signedInNavigation, signedOutNavigation } from './site-nav.ts';
 
 /** Kinds of record the audit log names, in the words of the activity filter. */
 const recordKindWords: Readonly<Record<string, string>> = {
@@ -36,38 +38,12 @@ export interface WaysIn {
   readonly apiDocsUrl: string;
 }
 
-/**
- * The frame of the home pages: a skip link as the first Tab stop, the header (its brand leading home), and
- * `<main id="main">` for the skip link to land on. `renderPage` has no skip link, and its brand leads to
- * settings.
- */
-function renderHomeFrame(page: { title: string; body: SafeHtml; signedInAs?: string | undefined }): string {
-  return html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${page.title} · Innkeep</title>
-<link rel="stylesheet" href="/assets/innkeep.css">
-</head>
-<body>
-<a class="skip-link" href="#main">Skip to content</a>
-<header class="top"><a class="brand" href="/">Innkeep</a>${
-    page.signedInAs === undefined ? null : html`<span class="who">${page.signedInAs}</span>`
-  }</header>
-<main id="main" tabindex="-1">
-${page.body}
-</main>
-</body>
-</html>
-`.value;
-}
-
 function connectSteps(ways: WaysIn): SafeHtml {
   return html`<section id="connect">
 <h2>Connect an assistant</h2>
 <p>Paste this address into your assistant:</p>
-<p class="copyable"><code>${ways.mcpUrl}</code></p>
+<p class="copyable" id="mcp-url"><code>${ways.mcpUrl}</code></p>
+${copyButton('mcp-url', 'Copy address')}
 <h3>Claude</h3>
 <ol>
 <li>Open Settings → Connectors → Add custom connector.</li>
@@ -98,15 +74,12 @@ function restSection(ways: WaysIn): SafeHtml {
  * The home page for someone not signed in: what Innkeep is, how to sign in, and the two ways in — the
  * `/mcp` address for assistants, with the steps for the common ones, and the REST API's reference.
  */
-export function renderWelcomePage(ways: WaysIn): string {
-  return renderHomeFrame({
+export function renderWelcomePage(ways: WaysIn, served: ServedPages): string {
+  return renderPage({
     title: 'Welcome',
-    body: html`<nav class="tabs" aria-label="Site">
-<a href="/" aria-current="page">Home</a>
-<a href="/login?next=%2F">Sign in</a>
-<a href="${ways.apiDocsUrl}">REST API reference</a>
-</nav>
-<h1>Innkeep</h1>
+    navigation: signedOutNavigation({ served, current: 'home' }),
+    enhanced: true,
+    body: html`<h1>Innkeep</h1>
 <section>
 <p>Innkeep runs a short-term-rental business — listings, calendars and prices, reservations, guest messages and reviews — and lets the AI assistants you use work on it, within what you allow.</p>
 <p><a href="/login?next=%2F">Sign in</a> to see your account, its connected assistants and what they did.</p>
@@ -146,6 +119,8 @@ export interface DashboardView {
   readonly apps: readonly ConnectedApp[];
   readonly activity: DashboardActivity;
   readonly ways: WaysIn;
+  /** The optional pages this server serves, which the navigation links to. */
+  readonly served: ServedPages;
 }
 
 function appsSection(apps: readonly ConnectedApp[], timeZone: string): SafeHtml {
@@ -307,11 +282,12 @@ ${body}
 export function renderDashboardPage(page: DashboardView): string {
   const { profile } = page;
   const timeZone = profile.account.timeZone;
-  return renderHomeFrame({
+  return renderPage({
     title: 'Home',
     signedInAs: profile.email,
-    body: html`${accountNav(page.csrfToken, 'home')}
-<h1>${profile.account.name}</h1>
+    navigation: signedInNavigation({ served: page.served, csrfToken: page.csrfToken, current: 'home' }),
+    enhanced: true,
+    body: html`<h1>${profile.account.name}</h1>
 ${subscriptionSection(profile)}
 ${appsSection(page.apps, timeZone)}
 ${activitySection(page.activity, timeZone)}

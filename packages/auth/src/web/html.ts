@@ -47,8 +47,39 @@ export function html(strings: TemplateStringsArray, ...values: Interpolation[]):
   return new SafeHtml(out);
 }
 
-/** A whole page in Innkeep's layout. Styles come from /assets/innkeep.css (the CSP allows no inline style). */
-export function renderPage(page: { title: string; body: SafeHtml; signedInAs?: string | undefined }): string {
+/** The site navigation a page carries: the `<nav>` itself, and where the brand in the header leads. */
+export interface SiteNavigation {
+  /** A `<nav aria-label="Site">` with the current page marked `aria-current="page"`. */
+  readonly nav: SafeHtml;
+  /** The site's first page, e.g. `/` (or `/settings` where no home page is served). */
+  readonly homeHref: string;
+}
+
+/** What {@link renderPage} puts in Innkeep's frame. */
+export interface PageContent {
+  readonly title: string;
+  readonly body: SafeHtml;
+  /** The signed-in person's email, shown in the header. */
+  readonly signedInAs?: string | undefined;
+  /**
+   * The site navigation, between the header and the content. Leave it out on pages where a link away would
+   * break what the person is doing (an OAuth sign-in or consent, mid-flow): the brand is then no link either.
+   */
+  readonly navigation?: SiteNavigation | undefined;
+  /** Loads /assets/innkeep.js, which adds copy buttons; the page must work without it. */
+  readonly enhanced?: boolean | undefined;
+}
+
+/**
+ * A whole page in Innkeep's frame: a skip link as the first Tab stop, the header, the site navigation when
+ * given, and `<main id="main">` for the skip link to land on. Styles come from /assets/innkeep.css and
+ * scripts only from /assets/innkeep.js (the CSP allows nothing inline).
+ */
+export function renderPage(page: PageContent): string {
+  const brand =
+    page.navigation === undefined
+      ? html`<span class="brand">Innkeep</span>`
+      : html`<a class="brand" href="${page.navigation.homeHref}">Innkeep</a>`;
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -56,12 +87,15 @@ export function renderPage(page: { title: string; body: SafeHtml; signedInAs?: s
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${page.title} · Innkeep</title>
 <link rel="stylesheet" href="/assets/innkeep.css">
+${page.enhanced === true ? html`<script src="/assets/innkeep.js" defer></script>` : null}
 </head>
 <body>
-<header class="top"><a class="brand" href="/settings">Innkeep</a>${
+<a class="skip-link" href="#main">Skip to content</a>
+<header class="top">${brand}${
     page.signedInAs === undefined ? null : html`<span class="who">${page.signedInAs}</span>`
   }</header>
-<main>
+${page.navigation?.nav ?? null}
+<main id="main" tabindex="-1">
 ${page.body}
 </main>
 </body>

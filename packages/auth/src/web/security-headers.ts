@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 
-// No scripts, no inline styles, no framing, nothing loaded from elsewhere: our pages are plain forms.
+// No inline scripts or styles, no framing, nothing loaded from elsewhere: our pages are plain forms.
 const basePolicy = [
   "default-src 'none'",
   "style-src 'self'",
@@ -9,8 +9,13 @@ const basePolicy = [
   "base-uri 'none'",
 ];
 
-/** Where forms on ordinary pages may post: only back to us. */
-export const pageContentSecurityPolicy = [...basePolicy, "form-action 'self'"].join('; ');
+/**
+ * The policy on ordinary pages: forms post only back to us, and the one script they may load is our own
+ * /assets/innkeep.js (copy buttons). The interaction pages load none, so they keep `script-src` at none.
+ */
+export const pageContentSecurityPolicy = [...basePolicy, "script-src 'self'", "form-action 'self'"].join(
+  '; ',
+);
 
 /**
  * The policy on OAuth interaction pages: the base policy without `form-action`. Browsers apply

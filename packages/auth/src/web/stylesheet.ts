@@ -35,6 +35,8 @@ body {
 }
 header.top {
   display: flex;
+  flex-wrap: wrap;
+  gap: 0 1rem;
   justify-content: space-between;
   align-items: center;
   padding: 0.75rem 1.5rem;
@@ -42,13 +44,23 @@ header.top {
   border-bottom: 1px solid var(--border);
 }
 .brand { font-weight: 700; color: var(--accent); text-decoration: none; font-size: 1.1rem; }
-.who { color: var(--muted); font-size: 0.9rem; }
+.who { color: var(--muted); font-size: 0.9rem; overflow-wrap: anywhere; min-width: 0; }
 main { max-width: 46rem; margin: 2rem auto; padding: 0 1.25rem; }
 h1 { font-size: 1.6rem; margin: 0 0 1rem; }
 h2 { font-size: 1.2rem; margin: 0 0 0.75rem; }
 a { color: var(--accent); }
-nav.tabs { display: flex; flex-wrap: wrap; gap: 1rem; align-items: center; margin-bottom: 1.5rem; }
-nav.tabs form { margin: 0 0 0 auto; }
+nav.site {
+  display: flex;
+  flex-wrap: wrap;
+  gap: 0.5rem 1rem;
+  align-items: center;
+  max-width: 46rem;
+  margin: 1.25rem auto 0;
+  padding: 0 1.25rem;
+}
+nav.site form { margin: 0 0 0 auto; }
+nav.site a[aria-current="page"] { color: var(--text); font-weight: 700; text-decoration: none; }
+nav.site + main { margin-top: 1.25rem; }
 section, .card {
   background: var(--surface);
   border: 1px solid var(--border);
@@ -57,9 +69,9 @@ section, .card {
   margin-bottom: 1.25rem;
 }
 form.card { max-width: 26rem; }
-dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.35rem 1.25rem; margin: 0; }
+dl { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 0.35rem 1.25rem; margin: 0; }
 dt { color: var(--muted); }
-dd { margin: 0; }
+dd { margin: 0; overflow-wrap: anywhere; }
 label { display: block; font-weight: 600; margin: 0.75rem 0 0.25rem; }
 input[type="email"], input[type="password"], input[type="text"], input[type="url"], select {
   width: 100%;
@@ -84,7 +96,7 @@ button {
 }
 button.secondary { color: var(--text); background: transparent; border: 1px solid var(--border); }
 button.danger { color: #ffffff; background: var(--danger); }
-nav.tabs button, td button { margin-top: 0; }
+nav.site button, td button, p.copy button { margin-top: 0; }
 table { width: 100%; border-collapse: collapse; }
 th, td { text-align: left; vertical-align: top; padding: 0.6rem 0.5rem; border-bottom: 1px solid var(--border); }
 th { color: var(--muted); font-weight: 600; font-size: 0.9rem; }
@@ -124,7 +136,6 @@ nav.paging { display: flex; gap: 1.5rem; margin-top: 1rem; }
   z-index: 1;
 }
 .skip-link:focus { top: 0.75rem; }
-nav.tabs a[aria-current="page"] { color: var(--text); font-weight: 700; text-decoration: none; }
 a:focus-visible, select:focus { outline: 2px solid var(--accent); outline-offset: 2px; }
 h3 { font-size: 1rem; margin: 1rem 0 0.25rem; }
 .copyable code { overflow-wrap: anywhere; font-size: 1rem; }
@@ -135,4 +146,75 @@ ol.activity p { margin: 0.15rem 0; }
 ol.activity .when { color: var(--muted); font-size: 0.9rem; }
 form.filters { display: flex; flex-wrap: wrap; gap: 0 1rem; align-items: flex-end; }
 form.filters div { flex: 1 1 12rem; min-width: 0; }
+pre.wrap { white-space: pre-wrap; overflow-wrap: anywhere; }
+p.copy { margin: 0.5rem 0 0.75rem; }
+ul.plain { margin: 0; padding: 0; list-style: none; }
+ul.grants { list-style: none; margin: 0; padding: 0; }
+ul.grants > li {
+  background: var(--surface);
+  border: 1px solid var(--border);
+  border-radius: 8px;
+  padding: 1.25rem 1.5rem;
+  margin-bottom: 1.25rem;
+  overflow-wrap: anywhere;
+}
+ul.grants dl { grid-template-columns: minmax(6rem, max-content) minmax(0, 1fr); }
+/* On a phone a table's row becomes a small card: each cell under its column's name. */
+@media (max-width: 40rem) {
+  table.stacked thead {
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    overflow: hidden;
+    clip-path: inset(50%);
+    white-space: nowrap;
+  }
+  table.stacked tr { display: block; padding: 0.5rem 0; border-bottom: 1px solid var(--border); }
+  table.stacked td {
+    display: grid;
+    grid-template-columns: 7.5rem minmax(0, 1fr);
+    gap: 0.75rem;
+    padding: 0.15rem 0;
+    border: 0;
+    overflow-wrap: anywhere;
+  }
+  table.stacked td::before { color: var(--muted); font-weight: 600; font-size: 0.9rem; }
+  table.sessions td:nth-child(1)::before { content: "Browser"; }
+  table.sessions td:nth-child(2)::before { content: "Address"; }
+  table.sessions td:nth-child(3)::before { content: "Signed in"; }
+  table.sessions td:nth-child(4)::before { content: "Last active"; }
+  table.webhooks td:nth-child(1)::before { content: "Receiver"; }
+  table.webhooks td:nth-child(2)::before { content: "Events"; }
+  table.webhooks td:nth-child(3)::before { content: "Deliveries"; }
+  table.webhooks td:nth-child(4)::before { content: "Created"; }
+  table.log td:nth-child(1)::before { content: "Created (UTC)"; }
+  table.log td:nth-child(2)::before { content: "Event"; }
+  table.log td:nth-child(3)::before { content: "Status"; }
+  table.log td:nth-child(4)::before { content: "Answer"; }
+  table.log td:nth-child(5)::before { content: "Attempts"; }
+  table.log td:nth-child(6)::before { content: "Next (UTC)"; }
+  table.log td:nth-child(7):empty { display: none; }
+}
+@media (max-width: 30rem) {
+  main, nav.site { padding: 0 0.75rem; }
+  section, .card, ul.grants > li { padding: 1rem; }
+  header.top { padding: 0.75rem; }
+}
+/* consent */
+.scope-group h2 { font-size: 1rem; margin: 0.75rem 0 0.25rem; }
+.scope-group h2 .hint { font-weight: 400; }
+.scope-group label { font-weight: 400; margin: 0.3rem 0; overflow-wrap: anywhere; }
+.held { margin-top: 1rem; }
+.held > p { margin: 0; }
+.in-your-name {
+  display: inline-block;
+  margin-left: 0.35rem;
+  padding: 0 0.5rem;
+  color: var(--danger);
+  border: 1px solid currentColor;
+  border-radius: 999px;
+  font-size: 0.85rem;
+  font-weight: 600;
+}
+.in-your-name::before { content: "\\2709\\FE0E  "; }
 `;

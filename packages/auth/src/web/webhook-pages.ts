@@ -14,6 +14,7 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { renderMessagePage } from './account-views.ts';
 import { formField } from './forms.ts';
+import type { ServedPages } from './site-nav.ts';
 import {
   renderDeleteWebhookPage,
   renderWebhookPage,
@@ -43,6 +44,8 @@ export interface AccountPageContext {
   csrfToken(request: FastifyRequest, reply: FastifyReply): string;
   /** Sends an HTML page with `status`. */
   sendPage(reply: FastifyReply, status: number, page: string): FastifyReply;
+  /** The optional pages this server serves, which the navigation links to. */
+  readonly served: ServedPages;
 }
 
 // Subscription and delivery ids are `whk_…` and `whd_…`; the domain accepts up to 64 characters.
@@ -145,6 +148,7 @@ export function registerWebhookPages(
     return renderWebhookPage({
       signedInAs: principal.email,
       csrfToken: context.csrfToken(request, reply),
+      served: context.served,
       webhook,
       deliveries: log,
       paged: cursor !== undefined,
@@ -163,6 +167,7 @@ export function registerWebhookPages(
     return renderWebhooksPage({
       signedInAs: principal.email,
       csrfToken: context.csrfToken(request, reply),
+      served: context.served,
       webhooks: items,
       ...extra,
     });
@@ -362,6 +367,7 @@ export function registerWebhookPages(
       const page = renderDeleteWebhookPage({
         signedInAs: principal.email,
         csrfToken: context.csrfToken(request, reply),
+        served: context.served,
         webhook,
       });
       return context.sendPage(reply, 200, page);
@@ -384,6 +390,7 @@ export function registerWebhookPages(
         renderDeleteWebhookPage({
           signedInAs: principal.email,
           csrfToken: context.csrfToken(request, reply),
+          served: context.served,
           webhook: await findWebhook(actor, webhookId),
           error: message,
         }),

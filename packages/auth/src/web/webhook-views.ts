@@ -8,8 +8,9 @@ import {
   webhookEvents,
   webhookSignatureHeaderName,
 } from '@innkeep/domain';
-import { accountNav, csrfField } from './account-views.ts';
+import { csrfField } from './account-views.ts';
 import { html, renderPage, type SafeHtml } from './html.ts';
+import { type ServedPages, signedInNavigation } from './site-nav.ts';
 
 const eventWords: Readonly<Record<WebhookEvent, string>> = {
   'reservation.created': 'A reservation is booked, requested or enquired about',
@@ -130,6 +131,7 @@ function webhookRow(webhook: Webhook): SafeHtml {
 export function renderWebhooksPage(page: {
   signedInAs: string;
   csrfToken: string;
+  served: ServedPages;
   webhooks: readonly Webhook[];
   notice?: string | undefined;
   error?: string | undefined;
@@ -138,7 +140,7 @@ export function renderWebhooksPage(page: {
   const list =
     page.webhooks.length === 0
       ? html`<p>No webhooks yet. Add one below to have Innkeep tell your own systems when something changes.</p>`
-      : html`<table>
+      : html`<table class="stacked webhooks">
 <thead><tr><th>Receiver</th><th>Events</th><th>Deliveries</th><th>Created</th></tr></thead>
 <tbody>
 ${page.webhooks.map(webhookRow)}
@@ -148,8 +150,8 @@ ${page.webhooks.map(webhookRow)}
   return renderPage({
     title: 'Webhooks',
     signedInAs: page.signedInAs,
-    body: html`${accountNav(page.csrfToken)}
-<h1>Webhooks</h1>
+    navigation: signedInNavigation({ served: page.served, csrfToken: page.csrfToken, current: 'webhooks' }),
+    body: html`<h1>Webhooks</h1>
 ${messages({ notice: page.notice })}
 <section>
 <p>Innkeep sends a signed POST to each receiver when something it subscribed to happens, and retries for a day when a receiver does not answer. Open a webhook to change it, see its delivery log or send a test.</p>
@@ -258,7 +260,7 @@ function deliveryLogSection(
   const table =
     deliveries.items.length === 0
       ? html`<p>${options.paged ? 'No older deliveries.' : 'Nothing has been sent here yet.'}</p>`
-      : html`<table class="log">
+      : html`<table class="log stacked">
 <thead><tr><th>Created (UTC)</th><th>Event</th><th>Status</th><th>Answer, latency</th><th>Attempts</th><th>Next attempt (UTC)</th><th></th></tr></thead>
 <tbody>
 ${deliveries.items.map((delivery) => deliveryRow(webhook, delivery, options.csrfToken))}
@@ -281,6 +283,7 @@ ${newest === null && older === null ? null : html`<nav class="paging">${newest}$
 export interface WebhookPageView {
   readonly signedInAs: string;
   readonly csrfToken: string;
+  readonly served: ServedPages;
   readonly webhook: Webhook;
   readonly deliveries: Page<WebhookDelivery>;
   /** True when the log shows an older page than the newest. */
@@ -304,8 +307,8 @@ export function renderWebhookPage(page: WebhookPageView): string {
   return renderPage({
     title: 'Webhook',
     signedInAs: page.signedInAs,
-    body: html`${accountNav(page.csrfToken)}
-<p><a href="/settings/webhooks">All webhooks</a></p>
+    navigation: signedInNavigation({ served: page.served, csrfToken: page.csrfToken, current: 'webhooks' }),
+    body: html`<p><a href="/settings/webhooks">All webhooks</a></p>
 <h1 class="wrap">Webhook to ${webhook.url}</h1>
 ${messages({ notice: page.notice, error: page.error })}
 ${page.shown === undefined ? null : secretCard(page.shown)}
@@ -325,6 +328,7 @@ ${secretSection(webhook, page.csrfToken)}
 export function renderDeleteWebhookPage(page: {
   signedInAs: string;
   csrfToken: string;
+  served: ServedPages;
   webhook: Webhook;
   error?: string | undefined;
 }): string {
@@ -332,8 +336,8 @@ export function renderDeleteWebhookPage(page: {
   return renderPage({
     title: 'Delete webhook',
     signedInAs: page.signedInAs,
-    body: html`${accountNav(page.csrfToken)}
-<h1 class="wrap">Delete the webhook to ${webhook.url}?</h1>
+    navigation: signedInNavigation({ served: page.served, csrfToken: page.csrfToken, current: 'webhooks' }),
+    body: html`<h1 class="wrap">Delete the webhook to ${webhook.url}?</h1>
 ${messages({ error: page.error })}
 <section>
 <p>Innkeep stops sending events to this receiver at once, pending deliveries included, and its delivery log goes with it. This cannot be undone; to receive events here again, add a new webhook.</p>

@@ -1,3 +1,15 @@
+/** One scope of {@link scopeCatalogue}, as the consent page and the API reference describe it. */
+interface ScopeCatalogueEntry {
+  readonly scope: string;
+  /** What it allows, in plain words. */
+  readonly grants: string;
+  /**
+   * Set when what it allows reaches people outside the account in the host's name: a message a guest
+   * receives from the host, now or, through an automated rule, later. The consent page marks such scopes.
+   */
+  readonly actsInHostsNameTowards?: 'guests';
+}
+
 /**
  * What a credential may do, one scope per area and verb (seed §5.3). OAuth grants them, REST Bearer tokens
  * and MCP tools require them; the plain-words text is what a person sees on the consent page.
@@ -10,9 +22,13 @@ export const scopeCatalogue = [
   { scope: 'calendar:read', grants: 'See availability and nightly prices' },
   { scope: 'calendar:write', grants: 'Block dates and change prices' },
   { scope: 'messages:read', grants: 'Read guest conversations' },
-  { scope: 'messages:write', grants: 'Send messages to guests' },
+  { scope: 'messages:write', grants: 'Send messages to guests', actsInHostsNameTowards: 'guests' },
   { scope: 'messageRules:read', grants: 'See automated message rules' },
-  { scope: 'messageRules:write', grants: 'Create and pause automated message rules' },
+  {
+    scope: 'messageRules:write',
+    grants: 'Create and pause automated message rules',
+    actsInHostsNameTowards: 'guests',
+  },
   { scope: 'pricing:read', grants: 'See pricing rules' },
   { scope: 'pricing:write', grants: 'Create pricing rules' },
   { scope: 'listingGroups:read', grants: 'See listing groups and owner import links' },
@@ -24,7 +40,7 @@ export const scopeCatalogue = [
   { scope: 'user:read', grants: 'See your profile' },
   { scope: 'help:read', grants: 'Read help-centre articles' },
   { scope: 'webhooks:manage', grants: 'Create and manage webhook subscriptions' },
-] as const;
+] as const satisfies readonly ScopeCatalogueEntry[];
 
 /** One of the scopes in {@link scopeCatalogue}. */
 export type Scope = (typeof scopeCatalogue)[number]['scope'];

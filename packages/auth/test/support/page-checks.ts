@@ -1,0 +1,79 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { Page } from 'playwright-core';
+
+// Page-side code is written as expressions: this package's TypeScript has no DOM types to check it against.
+
+/** The two screens every page must fit: a laptop, and a phone held upright. */
+export const viewports = [
+  { width: 1280, height: 800 },
+  { width: 390, height: 844 },
+] as const;
+
+/** True when the page scrolls sideways. */
+export async function overflows(page: Page): Promise<boolean> {
+  return (await page.evaluate('document.documentElement.scrollWidth > window.innerWidth')) as boolean;
+}
+
+const elementsPastTheRight = `[...document.querySelectorAll('body *')]
+  .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 0.5)
+  .map((element) => element.outerHTML.slice(0, 100))
+  .slice(0, 5)`;
+
+/** Up to five elements that reach past the right edge of the window: what to fix when a page overflows. */
+export async function reachingPastTheRight(page: Page): Promise<string[]> {
+  return (await page.evaluate(elementsPastTheRight)) as string[];
+}
+
+const markControls = `(() => {
+  const controls = [...document.querySelectorAll('a[href], button, select, input:not([type="hidden"]), textarea')]
+    .filter((control) => control.getClientRects().length > 0);
+  controls.forEach((control, index) => { control.dataset.control = String(index); });
+  return controls.length;
+})()`;
+
+const focusedControl = `({
+  control: document.activeElement?.dataset?.control ?? '',
+  text: document.activeElement?.textContent?.trim() ?? '',
+})`;
+
+const markedControls = `[...document.querySelectorAll('[data-control]')].map(
+  (control) => [control.dataset.control, control.outerHTML.slice(0, 120)],
+)`;
+
+/**
+ * Tabs through the whole of a freshly loaded page (nothing focused yet) and answers which of its shown
+ * controls (links, buttons, fields) the keyboard never reached, and which element took the first Tab.
+ */
+export async function keyboardWalk(page: Page): Promise<{ first: string; unreached: string[] }> {
+  const count = (await page.evaluate(markControls)) as number;
+  const reached = new Set<string>();
+  let first = '';
+  for (let press = 0; press < count + 2; press += 1) {
+    await page.keyboard.press('Tab');
+    const focused = (await page.evaluate(focusedControl)) as { control: string; text: string };
+    if (press === 0) first = focused.text;
+    if (focused.control !== '') reached.add(focused.control);
+  }
+  const controls = (await page.evaluate(markedControls)) as [string, string][];
+  const unreached = controls.filter(([control]) => !reached.has(control)).map(([, markup]) => markup);
+  return { first, unreached };
+}
+
+const axeScript = join(dirname(createRequire(import.meta.url).resolve('axe-core')), 'axe.min.js');
+
+const runAxe = `axe.run(document, { resultTypes: ['violations'] }).then((result) =>
+  result.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => violation.id + ': ' + violation.nodes.map((node) => node.target.join(' ')).join(', ')),
+)`;
+
+/**
+ * The serious and critical accessibility violations axe-core finds on the page as it stands, as
+ * "rule: selectors" lines. Axe is injected as an inline script, which our CSP refuses: run this only in a
+ * context made with `bypassCSP: true`.
+ */
+export async function seriousAxeViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: axeScript });
+  return (await page.evaluate(runAxe)) as string[];
+}
