@@ -56,10 +56,8 @@ export type PriceGroupRow = ClassRow | OverrideRow;
  * those between two holds packed by year from `calendar_gap_years` (the few long ones starting before its
  * first year read from `calendar_gaps`), those before a listing's first hold and after its last from
  * `calendar_hold_spans`.
- * Without a channel filter sold nights are not read: they are every night neither open nor held. `period`
- * may be a part of the asked period, counted side by side with the others: `pieces` are the whole period's, so
- * piece numbers agree across parts (a piece cut by a part's edge is counted partly in each), and every part
- * lists every class.
+ * Without a channel filter sold nights are not read: they are every night neither open nor held. `pieces`
+ * are those of `period` (see `pieceBounds`).
  */
 export async function nightsByPriceGroup(
   db: Executor,

@@ -1,5 +1,5 @@
 import type { PricingRule } from '@innkeep/domain';
-import { addDays, dayOfWeek, daysBetween, type LocalDate } from '@innkeep/domain';
+import { dayOfWeek, type LocalDate } from '@innkeep/domain';
 import type { AnalyticsPeriod } from '@innkeep/domain/analytics';
 import { type PricingStatsCurrency, weekendNights } from '@innkeep/domain/analytics';
 import { type Kysely, sql } from 'kysely';
@@ -21,7 +21,6 @@ import {
   nightKinds,
   nightsByPriceGroup,
   type OverrideRow,
-  type PriceGroupRow,
 } from './pricing-nights.ts';
 import { bookedSummary, PriceTally } from './pricing-tallies.ts';
 import { soldNightTotalRows } from './sold-nights.ts';
@@ -98,41 +97,6 @@ class CurrencyListing {
   }
 }
 
-/**
- * The period in two halves, or whole when it is a month or less (then the work is mostly per listing, which
- * each half would repeat). Finding a year of a large portfolio's open runs is most of the work; counted by
- * halves on two connections, the database server does both at once. The halves are equal: a piece of the
- * period cut by the middle is counted partly in each, and the counts add up.
- */
-function halvesOf(period: AnalyticsPeriod): [AnalyticsPeriod, ...AnalyticsPeriod[]] {
-  const nights = daysBetween(period.startDate, period.endDate) + 1;
-  if (nights <= 31) return [period];
-  const middle = addDays(period.startDate, Math.floor(nights / 2));
-  return [
-    { startDate: period.startDate, endDate: addDays(middle, -1) },
-    { startDate: middle, endDate: period.endDate },
-  ];
-}
-
-/**
- * Promises of the results of `promises` in the order they settle: the first settles with whichever settles
- * first, and so on. Each is handled from the start, so one failing while another is awaited is no unhandled
- * rejection; the failure surfaces where its turn is awaited.
- */
-function inOrderOfArrival<T>(promises: readonly Promise<T>[]): Promise<T>[] {
-  const settlers: { resolve: (value: T) => void; reject: (error: unknown) => void }[] = [];
-  const ordered = promises.map(() => new Promise<T>((resolve, reject) => settlers.push({ resolve, reject })));
-  let arrived = 0;
-  for (const promise of promises) {
-    promise.then(
-      (value) => settlers[arrived++]?.resolve(value),
-      (error: unknown) => settlers[arrived++]?.reject(error),
-    );
-  }
-  for (const turn of ordered) turn.catch(() => undefined);
-  return ordered;
-}
-
 /** A night standing for all nights of its weekday group in its piece of the period. */
 interface Representative {
   readonly night: LocalDate;
@@ -183,20 +147,19 @@ export async function pricingStatsByCurrency(
   const pieces = pieceBounds(period, rules, now);
   const groups = weekdayGroups(rules);
   const booked = bookedNights(db, scope, period);
-  const [first, ...later] = inOrderOfArrival(
-    halvesOf(period).map((half) =>
-      withAnalyticsSettings(db, (trx) => nightsByPriceGroup(trx, scope, half, rules, pieces, groups)),
-    ),
-  ) as [Promise<PriceGroupRow[]>, ...Promise<PriceGroupRow[]>[]];
-  // Whichever half is read first is priced and counted while the other is still read. The sold nights are
-  // awaited last: handled now, a failure of theirs meanwhile is no unhandled rejection but surfaces there.
+  // The sold nights are read beside the night counts and awaited last: handled now, a failure of theirs
+  // meanwhile is no unhandled rejection but surfaces there. (Counting the period in two halves on two
+  // connections was slower on the 2,000-listing demo once its open runs came packed: the JavaScript work that
+  // each half repeated outweighed the statements running side by side.)
   booked.catch(() => undefined);
-  const firstRows = await first;
+  const rows = await withAnalyticsSettings(db, (trx) =>
+    nightsByPriceGroup(trx, scope, period, rules, pieces, groups),
+  );
 
   const { representatives, representativeAt } = representativesOf(pieces, groups);
-  // Every half lists every class, numbered from 1.
+  // Classes are numbered from 1.
   const classes: ClassRow[] = [];
-  for (const row of firstRows) if (row.row === 'class') classes[Number(row.class_id) - 1] = row;
+  for (const row of rows) if (row.row === 'class') classes[Number(row.class_id) - 1] = row;
   const listedPrices = new ListedPrices(
     rules,
     now,
@@ -213,7 +176,7 @@ export async function pricingStatsByCurrency(
     return found;
   };
   // Each class's currency and its representative nights' listed prices by orphan-gap length (0: in none),
-  // those of a gap priced once the class has open nights in one. Done while the other halves are read.
+  // those of a gap priced once the class has open nights in one.
   const priced = classes.map((listing) => {
     const currency = listingOf(listing.currency);
     const inGap = [listedPrices.nightPrices(listing, 0)];
@@ -225,46 +188,42 @@ export async function pricingStatsByCurrency(
   });
   const overrides: OverrideRow[] = [];
   const size = countSize(groups.length);
-  /** Adds up one half's nights of every class, keeping its nights with a per-date price for after all halves. */
-  const countHalf = (rows: readonly PriceGroupRow[]) => {
-    for (const row of rows) {
-      if (row.row === 'override') {
-        overrides.push(row);
-        continue;
+  // Every class's nights, keeping those with a per-date price for after.
+  for (const row of rows) {
+    if (row.row === 'override') {
+      overrides.push(row);
+      continue;
+    }
+    const { listing, currency, inGap } = priced[Number(row.class_id) - 1] as (typeof priced)[number];
+    const base = inGap[0] as number[];
+    const { counts } = row;
+    for (let at = 0; at < counts.length; at += size) {
+      const kind = nightKinds[counts[at] as number] as NightKind;
+      const gap = counts[at + 1] as number;
+      let prices = base;
+      if (kind === 'open' && gap > 0) {
+        prices = inGap[gap] ?? listedPrices.nightPrices(listing, gap);
+        inGap[gap] = prices;
       }
-      const { listing, currency, inGap } = priced[Number(row.class_id) - 1] as (typeof priced)[number];
-      const base = inGap[0] as number[];
-      const { counts } = row;
-      for (let at = 0; at < counts.length; at += size) {
-        const kind = nightKinds[counts[at] as number] as NightKind;
-        const gap = counts[at + 1] as number;
-        let prices = base;
-        if (kind === 'open' && gap > 0) {
-          prices = inGap[gap] ?? listedPrices.nightPrices(listing, gap);
-          inGap[gap] = prices;
-        }
-        const first = ((counts[at + 2] as number) - 1) * groups.length;
-        // The first group's nights are what the others leave.
-        let rest = counts[at + 3] as number;
-        for (let group = groups.length - 1; group >= 0; group -= 1) {
-          const nights = group === 0 ? rest : (counts[at + 3 + group] as number);
-          rest -= nights;
-          const index = representativeAt[first + group] as number;
-          if (nights === 0 || index < 0) continue;
-          currency.addSum(kind, nights * (base[index] as number));
-          if (kind === 'open') {
-            currency.countOpen(
-              (representatives[index] as Representative).weekend,
-              prices[index] as number,
-              nights,
-            );
-          }
+      const first = ((counts[at + 2] as number) - 1) * groups.length;
+      // The first group's nights are what the others leave.
+      let rest = counts[at + 3] as number;
+      for (let group = groups.length - 1; group >= 0; group -= 1) {
+        const nights = group === 0 ? rest : (counts[at + 3 + group] as number);
+        rest -= nights;
+        const index = representativeAt[first + group] as number;
+        if (nights === 0 || index < 0) continue;
+        currency.addSum(kind, nights * (base[index] as number));
+        if (kind === 'open') {
+          currency.countOpen(
+            (representatives[index] as Representative).weekend,
+            prices[index] as number,
+            nights,
+          );
         }
       }
     }
-  };
-  countHalf(firstRows);
-  for (const half of later) countHalf(await half);
+  }
   for (const row of overrides) {
     // The night was counted above at its listing's base price; its own price replaces that.
     const listing = classes[Number(row.class_id) - 1] as ClassRow;
