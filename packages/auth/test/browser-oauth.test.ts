@@ -24,6 +24,13 @@ import {
   testSigningKey,
   tokenRequest,
 } from './support/oauth-harness.ts';
+import {
+  keyboardWalk,
+  overflows,
+  reachingPastTheRight,
+  seriousAxeViolations,
+  viewports,
+} from './support/page-checks.ts';
 
 /** A stand-in for a desktop app's loopback listener: records the query of every callback it receives. */
 interface CallbackServer {
@@ -248,6 +255,47 @@ describe('OAuth in Chromium (PGlite)', () => {
       await context.close();
     }
   });
+
+  // The pages of the flow itself, as the other pages are checked in pages-browser.test.ts: axe runs injected,
+  // which the interaction pages' policy refuses, so this context bypasses it (the flows above keep it).
+  for (const viewport of viewports) {
+    it(`shows sign-in and consent that fit, are reached by keyboard and pass axe at ${viewport.width}x${viewport.height}`, async () => {
+      const owner = await createOwner(world);
+      const client = await registerClient(origin, {
+        client_name: 'A fairly long assistant name that has to wrap on a phone',
+        redirect_uris: [callbacks.redirectUri],
+      });
+      const url = authorizeUrl(
+        origin,
+        { client_id: client.client_id, redirect_uri: callbacks.redirectUri },
+        pkcePair().challenge,
+        { resource, scope: 'listings:read reservations:read messages:write calendar:write' },
+      );
+      const context = await browser.newContext({ viewport, bypassCSP: true });
+      try {
+        const page = await context.newPage();
+        const check = async (name: string) => {
+          if (await overflows(page))
+            expect.fail(`${name} scrolls sideways: ${await reachingPastTheRight(page)}`);
+          expect(await seriousAxeViolations(page), name).toEqual([]);
+          // Axe leaves focus where it was; a reload starts the keyboard walk from the top.
+          await page.reload();
+          const walk = await keyboardWalk(page);
+          expect(walk.first, name).toBe('Skip to content');
+          expect(walk.unreached, name).toEqual([]);
+        };
+        await page.goto(url);
+        await check('OAuth sign-in');
+        await page.fill('#email', owner.email);
+        await page.fill('#password', owner.password);
+        await page.click('button:has-text("Sign in")');
+        await page.waitForSelector('h1:has-text("Connect")');
+        await check('consent');
+      } finally {
+        await context.close();
+      }
+    });
+  }
 
   it('generates an auth token on the settings page and disconnects an app', async () => {
     const owner = await createOwner(world);
