@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { obtainAccessToken, registerClient } from '@innkeep/auth/testing';
 import { systemClock } from '@innkeep/domain';
 import type { DatabaseHandle } from '@innkeep/storage';
 import type { FastifyInstance } from 'fastify';
@@ -9,6 +8,7 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { openOwnerDatabase, testAuthDeps, testOwner } from './support/app-deps.ts';
+import { messageRuleMadeByAssistant } from './support/assistant-change.ts';
 import { freePort } from './support/processes.ts';
 
 // Debian's Chromium, which CI installs (`apt-get install chromium`).
@@ -73,39 +73,7 @@ describe('the dashboard in Chromium', () => {
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
     });
 
-    const client = await registerClient(baseUrl, {
-      client_name: assistantName,
-      redirect_uris: ['http://127.0.0.1:48123/callback'],
-      token_endpoint_auth_method: 'none',
-    });
-    const { accessToken } = await obtainAccessToken({
-      baseUrl,
-      ...testOwner,
-      scopes: ['messageRules:write'],
-      client,
-    });
-    const called = await fetch(`${baseUrl}/mcp`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        authorization: `Bearer ${accessToken}`,
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'tools/call',
-        params: {
-          name: 'create_message_rule',
-          arguments: { name: 'Thanks', trigger: 'booking_confirmed', body: 'Thank you for booking.' },
-        },
-      }),
-    });
-    const result = (await called.json()) as {
-      result: { isError?: boolean; structuredContent: { id: string } };
-    };
-    expect(result.result.isError).not.toBe(true);
-    ruleId = result.result.structuredContent.id;
+    ({ ruleId } = await messageRuleMadeByAssistant(baseUrl, assistantName));
   }, 180_000);
 
   afterAll(async () => {

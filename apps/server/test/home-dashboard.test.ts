@@ -1,10 +1,11 @@
-import { Browser, formOf, obtainAccessToken, registerClient } from '@innkeep/auth/testing';
+import { Browser, formOf } from '@innkeep/auth/testing';
 import { systemClock } from '@innkeep/domain';
 import type { DatabaseHandle } from '@innkeep/storage';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { openOwnerDatabase, testAuthDeps, testOwner } from './support/app-deps.ts';
+import { messageRuleMadeByAssistant } from './support/assistant-change.ts';
 import { freePort } from './support/processes.ts';
 
 // The whole path a host follows to answer "what did my assistant do?": an assistant connects over OAuth,
@@ -37,39 +38,7 @@ describe('the dashboard in the server app', () => {
   });
 
   it('shows a change made through /mcp with the name of the assistant that made it', async () => {
-    const client = await registerClient(baseUrl, {
-      client_name: 'Claude',
-      redirect_uris: ['http://127.0.0.1:48123/callback'],
-      token_endpoint_auth_method: 'none',
-    });
-    const { accessToken } = await obtainAccessToken({
-      baseUrl,
-      ...testOwner,
-      scopes: ['messageRules:write'],
-      client,
-    });
-    const called = await fetch(`${baseUrl}/mcp`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        authorization: `Bearer ${accessToken}`,
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'tools/call',
-        params: {
-          name: 'create_message_rule',
-          arguments: { name: 'Thanks', trigger: 'booking_confirmed', body: 'Thank you for booking.' },
-        },
-      }),
-    });
-    const result = (await called.json()) as {
-      result: { isError?: boolean; structuredContent: { id: string } };
-    };
-    expect(result.result.isError).not.toBe(true);
-    const ruleId = result.result.structuredContent.id;
+    const { ruleId, clientId } = await messageRuleMadeByAssistant(baseUrl, 'Claude');
 
     const browser = new Browser();
     const signInUrl = `${baseUrl}/login?next=%2F`;
@@ -84,9 +53,7 @@ describe('the dashboard in the server app', () => {
     expect(newest).toContain('By Olivia Owner through <strong>Claude</strong>, an assistant (MCP)');
 
     // The assistant's filter finds it too.
-    const filtered = await browser.get(
-      `${baseUrl}/?app=${encodeURIComponent(client.client_id)}&kind=message_rule`,
-    );
+    const filtered = await browser.get(`${baseUrl}/?app=${encodeURIComponent(clientId)}&kind=message_rule`);
     const entries = (await filtered.text()).match(/<li>\s*<p class="when">/g) ?? [];
     expect(entries).toHaveLength(1);
   });

@@ -6,12 +6,11 @@ import type { Database, Executor } from '../src/database.ts';
 import { openTestDatabase, testDatabaseKinds } from '../src/testing.ts';
 import { writeWhileAnotherIsOpen } from './support/concurrent-writers.ts';
 import { createTestAccount, createTestListing, type TestAccount } from './support/fixtures.ts';
+import { type GapRow, gapsFromHolds } from './support/gaps-from-holds.ts';
 
 // `calendar_gap_years` (migration 0031) packs each listing's gaps by the year they start in; the rebuild that
 // the statement triggers on `calendar_holds` run keeps it in the same transaction as the gaps. After any hold
 // write it must hold exactly the gaps recomputed from the holds, decoded.
-
-type GapRow = [listingId: string, accountId: string, startDate: string, endDate: string];
 
 /** Day numbers of the packing, back to dates. */
 const epoch = Date.UTC(2000, 0, 1);
@@ -53,28 +52,8 @@ describe.each(testDatabaseKinds)('calendar gap years on %s', (kind) => {
     return gaps;
   }
 
-  /** The gaps recomputed from the holds, each with its listing's account, in listing and date order. */
-  async function rebuiltGaps(): Promise<GapRow[]> {
-    const { rows } = await sql<{
-      listing_id: string;
-      account_id: string;
-      start_date: string;
-      end_date: string;
-    }>`
-      select g.listing_id, l.account_id, g.start_date::text, g.end_date::text
-      from (
-        select listing_id, upper(nights) as start_date,
-          lead(lower(nights)) over (partition by listing_id order by lower(nights)) as end_date
-        from calendar_holds
-      ) g
-      join listings l on l.id = g.listing_id
-      where g.end_date > g.start_date
-      order by g.listing_id, g.start_date`.execute(db);
-    return rows.map((row) => [row.listing_id, row.account_id, row.start_date, row.end_date]);
-  }
-
   async function expectExact(): Promise<void> {
-    expect(await packedGaps()).toEqual(await rebuiltGaps());
+    expect(await packedGaps()).toEqual(await gapsFromHolds(db));
   }
 
   async function insertBlock(

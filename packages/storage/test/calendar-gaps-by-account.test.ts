@@ -9,6 +9,7 @@ import type { Database, Executor } from '../src/database.ts';
 import { openTestDatabase, testDatabaseKinds } from '../src/testing.ts';
 import { writeWhileAnotherIsOpen } from './support/concurrent-writers.ts';
 import { createTestAccount, createTestListing, type TestAccount } from './support/fixtures.ts';
+import { blockedNightsIn, type GapRow, gapsFromHolds } from './support/gaps-from-holds.ts';
 
 // `calendar_gaps.account_id` (migration 0025) is filled by the gaps' rebuild function, which the statement
 // triggers on `calendar_holds` call: every gap must carry its listing's account after any hold write. Listed-
@@ -16,8 +17,6 @@ import { createTestAccount, createTestListing, type TestAccount } from './suppor
 // nights before it and the longer ones from earlier: each gap overlapping the period must be counted once.
 
 const clock: Clock = { now: () => new Date('2026-11-27T18:00:00.000Z') };
-
-type GapRow = [listingId: string, accountId: string, startDate: string, endDate: string];
 
 describe.each(testDatabaseKinds)('calendar gaps by account on %s', (kind) => {
   let handle: DatabaseHandle;
@@ -48,28 +47,8 @@ describe.each(testDatabaseKinds)('calendar gaps by account on %s', (kind) => {
     return rows.map((row) => [row.listing_id, row.account_id, row.start_date, row.end_date]);
   }
 
-  /** The gaps recomputed from the holds, each with its listing's account. */
-  async function rebuiltGaps(): Promise<GapRow[]> {
-    const { rows } = await sql<{
-      listing_id: string;
-      account_id: string;
-      start_date: string;
-      end_date: string;
-    }>`
-      select g.listing_id, l.account_id, g.start_date::text, g.end_date::text
-      from (
-        select listing_id, upper(nights) as start_date,
-          lead(lower(nights)) over (partition by listing_id order by lower(nights)) as end_date
-        from calendar_holds
-      ) g
-      join listings l on l.id = g.listing_id
-      where g.end_date > g.start_date
-      order by g.listing_id, g.start_date`.execute(db);
-    return rows.map((row) => [row.listing_id, row.account_id, row.start_date, row.end_date]);
-  }
-
   async function expectExact(): Promise<void> {
-    expect(await storedGaps()).toEqual(await rebuiltGaps());
+    expect(await storedGaps()).toEqual(await gapsFromHolds(db));
   }
 
   async function insertBlock(
@@ -183,14 +162,7 @@ describe.each(testDatabaseKinds)('calendar gaps by account on %s', (kind) => {
       { startDate: '2025-11-01', endDate: '2026-10-31' },
     ] satisfies AnalyticsPeriod[]) {
       const nights = daysBetween(period.startDate, period.endDate) + 1;
-      let blocked = 0;
-      for (const blocks of blocksByListing) {
-        for (const [startDate, endDate] of blocks) {
-          const from = Math.max(0, daysBetween(period.startDate, startDate));
-          const until = Math.min(nights, daysBetween(period.startDate, endDate));
-          blocked += Math.max(0, until - from);
-        }
-      }
+      const blocked = blockedNightsIn(blocksByListing.flat(), period);
       const stats = await analytics.getPricingStats(owner.owner, period);
       expect(stats.currencies.map((entry) => [entry.currency, entry.listed.openNights])).toEqual([
         ['USD', listings.length * nights - blocked],
@@ -238,14 +210,7 @@ describe.each(testDatabaseKinds)('calendar gaps by account on %s', (kind) => {
       { startDate: '2025-12-01', endDate: '2026-03-31' },
     ] satisfies AnalyticsPeriod[]) {
       const nights = daysBetween(period.startDate, period.endDate) + 1;
-      let blocked = 0;
-      for (const blocks of blocksByListing) {
-        for (const [startDate, endDate] of blocks) {
-          const from = Math.max(0, daysBetween(period.startDate, startDate));
-          const until = Math.min(nights, daysBetween(period.startDate, endDate));
-          blocked += Math.max(0, until - from);
-        }
-      }
+      const blocked = blockedNightsIn(blocksByListing.flat(), period);
       const stats = await analytics.getPricingStats(owner.owner, period);
       expect(stats.currencies.map((entry) => [entry.currency, entry.listed.openNights])).toEqual([
         ['USD', listings.length * nights - blocked],
