@@ -1,4 +1,3 @@
-import { newId } from '@innkeep/domain';
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../src/connection.ts';
@@ -6,7 +5,7 @@ import type { Database, Executor } from '../src/database.ts';
 import { openTestDatabase, testDatabaseKinds } from '../src/testing.ts';
 import { writeWhileAnotherIsOpen } from './support/concurrent-writers.ts';
 import { createTestAccount, createTestListing, type TestAccount } from './support/fixtures.ts';
-import { type GapRow, gapsFromHolds } from './support/gaps-from-holds.ts';
+import { type GapRow, gapsFromHolds, insertOwnerBlock } from './support/gaps-from-holds.ts';
 
 // `calendar_gap_years` (migration 0031) packs each listing's gaps by the year they start in; the rebuild that
 // the statement triggers on `calendar_holds` run keeps it in the same transaction as the gaps. After any hold
@@ -52,29 +51,11 @@ describe.each(testDatabaseKinds)('calendar gap years on %s', (kind) => {
     return gaps;
   }
 
+  const insertBlock = (executor: Executor, listingId: string, startDate: string, endDate: string) =>
+    insertOwnerBlock(executor, account.accountId, listingId, startDate, endDate);
+
   async function expectExact(): Promise<void> {
     expect(await packedGaps()).toEqual(await gapsFromHolds(db));
-  }
-
-  async function insertBlock(
-    executor: Executor,
-    listingId: string,
-    startDate: string,
-    endDate: string,
-  ): Promise<string> {
-    const id = newId('block');
-    await executor
-      .insertInto('calendar_holds')
-      .values({
-        id,
-        account_id: account.accountId,
-        listing_id: listingId,
-        nights: `[${startDate},${endDate})`,
-        kind: 'block',
-        block_reason: 'owner',
-      })
-      .execute();
-    return id;
   }
 
   it('packs every gap under the year it starts in through inserts, updates, deletes and a listing’s removal', async () => {

@@ -1,5 +1,5 @@
 import type { Clock } from '@innkeep/domain';
-import { daysBetween, newId } from '@innkeep/domain';
+import { daysBetween } from '@innkeep/domain';
 import type { AnalyticsPeriod } from '@innkeep/domain/analytics';
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +9,7 @@ import type { Database, Executor } from '../src/database.ts';
 import { openTestDatabase, testDatabaseKinds } from '../src/testing.ts';
 import { writeWhileAnotherIsOpen } from './support/concurrent-writers.ts';
 import { createTestAccount, createTestListing, type TestAccount } from './support/fixtures.ts';
-import { blockedNightsIn, type GapRow, gapsFromHolds } from './support/gaps-from-holds.ts';
+import { blockedNightsIn, type GapRow, gapsFromHolds, insertOwnerBlock } from './support/gaps-from-holds.ts';
 
 // `calendar_gaps.account_id` (migration 0025) is filled by the gaps' rebuild function, which the statement
 // triggers on `calendar_holds` call: every gap must carry its listing's account after any hold write. Listed-
@@ -47,30 +47,16 @@ describe.each(testDatabaseKinds)('calendar gaps by account on %s', (kind) => {
     return rows.map((row) => [row.listing_id, row.account_id, row.start_date, row.end_date]);
   }
 
-  async function expectExact(): Promise<void> {
-    expect(await storedGaps()).toEqual(await gapsFromHolds(db));
-  }
-
-  async function insertBlock(
+  const insertBlock = (
     executor: Executor,
     owner: TestAccount,
     listingId: string,
     startDate: string,
     endDate: string,
-  ): Promise<string> {
-    const id = newId('block');
-    await executor
-      .insertInto('calendar_holds')
-      .values({
-        id,
-        account_id: owner.accountId,
-        listing_id: listingId,
-        nights: `[${startDate},${endDate})`,
-        kind: 'block',
-        block_reason: 'owner',
-      })
-      .execute();
-    return id;
+  ) => insertOwnerBlock(executor, owner.accountId, listingId, startDate, endDate);
+
+  async function expectExact(): Promise<void> {
+    expect(await storedGaps()).toEqual(await gapsFromHolds(db));
   }
 
   it('gives every gap its listing’s account through inserts, updates and deletes', async () => {

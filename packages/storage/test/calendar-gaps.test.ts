@@ -9,6 +9,7 @@ import { createReservationUseCases } from '../src/reservations/reservations.stor
 import { openTestDatabase, testDatabaseKinds } from '../src/testing.ts';
 import { writeWhileAnotherIsOpen } from './support/concurrent-writers.ts';
 import { createTestAccount, createTestListing, type TestAccount } from './support/fixtures.ts';
+import { insertOwnerBlock } from './support/gaps-from-holds.ts';
 
 // `calendar_gaps` is derived from `calendar_holds` by statement triggers. After every kind of hold write it
 // must hold exactly what a rebuild from the holds gives: the run between each hold and the next, when open.
@@ -53,29 +54,11 @@ describe.each(testDatabaseKinds)('calendar gaps on %s', (kind) => {
     return rows.map((row) => [row.listing_id, row.start_date, row.end_date]);
   }
 
+  const insertBlock = (executor: Executor, listingId: string, startDate: string, endDate: string) =>
+    insertOwnerBlock(executor, account.accountId, listingId, startDate, endDate);
+
   async function expectExact(): Promise<void> {
     expect(await storedGaps()).toEqual(await rebuiltGaps());
-  }
-
-  async function insertBlock(
-    executor: Executor,
-    listingId: string,
-    startDate: string,
-    endDate: string,
-  ): Promise<string> {
-    const id = newId('block');
-    await executor
-      .insertInto('calendar_holds')
-      .values({
-        id,
-        account_id: account.accountId,
-        listing_id: listingId,
-        nights: `[${startDate},${endDate})`,
-        kind: 'block',
-        block_reason: 'owner',
-      })
-      .execute();
-    return id;
   }
 
   it('follows inserts, moves, resizes and deletes of holds, one or many at a time', async () => {

@@ -1,5 +1,6 @@
+import { newId } from '@innkeep/domain';
 import { type Kysely, sql } from 'kysely';
-import type { Database } from '../../src/database.ts';
+import type { Database, Executor } from '../../src/database.ts';
 
 /** A gap as tests compare them: listing, its account, first open night, next held night. */
 export type GapRow = [listingId: string, accountId: string, startDate: string, endDate: string];
@@ -40,4 +41,27 @@ export function blockedNightsIn(
       sum + Math.max(0, Math.min(after, day(endDate)) - Math.max(first, day(startDate))),
     0,
   );
+}
+
+/** Inserts an owner block of `accountId` on `listingId` from `startDate` up to `endDate`; returns its id. */
+export async function insertOwnerBlock(
+  executor: Executor,
+  accountId: string,
+  listingId: string,
+  startDate: string,
+  endDate: string,
+): Promise<string> {
+  const id = newId('block');
+  await executor
+    .insertInto('calendar_holds')
+    .values({
+      id,
+      account_id: accountId,
+      listing_id: listingId,
+      nights: `[${startDate},${endDate})`,
+      kind: 'block',
+      block_reason: 'owner',
+    })
+    .execute();
+  return id;
 }
