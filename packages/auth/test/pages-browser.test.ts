@@ -1,6 +1,6 @@
 import type { Actor } from '@innkeep/domain';
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountPages } from '../src/web/account-pages.ts';
 import {
@@ -173,24 +173,41 @@ describe('every page in Chromium', () => {
     expect(await seriousAxeViolations(axePage), site.name).toEqual([]);
   }
 
+  // One describe a width, its steps in order (vitest runs a file's tests one after another): each page is a
+  // test of its own, so a slow machine spends its time budget a page at a time, not on the whole site.
   for (const viewport of viewports) {
-    it(`fits, is reached by keyboard and passes axe at ${viewport.width}x${viewport.height}`, async () => {
-      const context = await browser.newContext({
-        viewport,
-        permissions: ['clipboard-read', 'clipboard-write'],
-      });
-      const page = await context.newPage();
-      const axeContext = await browser.newContext({ viewport, bypassCSP: true });
-      const axePage = await axeContext.newPage();
-      // The not-found page answers 404 on purpose.
-      const problems = watchForProblems(page, ({ url }) => url.pathname.endsWith('/whk_gone'));
-      try {
-        const signedOut: readonly SitePage[] = [
-          { name: 'welcome', current: '/', open: goto('/') },
-          { name: 'sign in', current: '/login?next=%2F', open: goto('/login') },
-        ];
-        for (const site of signedOut) await checkPage(site, page, axePage);
+    describe(`at ${viewport.width}x${viewport.height}`, () => {
+      let context: BrowserContext;
+      let page: Page;
+      let axeContext: BrowserContext;
+      let axePage: Page;
+      let problems: string[];
 
+      beforeAll(async () => {
+        context = await browser.newContext({ viewport, permissions: ['clipboard-read', 'clipboard-write'] });
+        page = await context.newPage();
+        axeContext = await browser.newContext({ viewport, bypassCSP: true });
+        axePage = await axeContext.newPage();
+        // The not-found page answers 404 on purpose.
+        problems = watchForProblems(page, ({ url }) => url.pathname.endsWith('/whk_gone'));
+      });
+
+      afterAll(async () => {
+        await axeContext?.close();
+        await context?.close();
+      });
+
+      const signedOutPages: readonly SitePage[] = [
+        { name: 'welcome', current: '/', open: goto('/') },
+        { name: 'sign in', current: '/login?next=%2F', open: goto('/login') },
+      ];
+      for (const site of signedOutPages) {
+        it(`${site.name} (signed out) fits, is reached by keyboard and passes axe`, async () => {
+          await checkPage(site, page, axePage);
+        });
+      }
+
+      it('signs in', async () => {
         for (const signingIn of [page, axePage]) {
           await signingIn.goto(`${origin}/login?next=%2F`);
           await signingIn.fill('#email', host.email);
@@ -198,28 +215,38 @@ describe('every page in Chromium', () => {
           await signingIn.click('button:has-text("Sign in")');
           expect(signingIn.url()).toBe(`${origin}/`);
         }
-        for (const site of signedInPages) await checkPage(site, page, axePage);
+      });
 
-        // Two grants of the one app, told apart on a phone as on a laptop.
+      for (const site of signedInPages) {
+        it(`${site.name} fits, is reached by keyboard and passes axe`, async () => {
+          await checkPage(site, page, axePage);
+        });
+      }
+
+      it('tells two grants of one app apart', async () => {
         await page.goto(`${origin}/settings/apps`);
         const grants = page.locator('ul.grants > li');
         expect(await grants.count()).toBe(2);
         expect(await grants.nth(0).textContent()).toContain('http://127.0.0.1:33418/callback');
         expect(await grants.nth(1).textContent()).toContain('https://assistant.example/oauth/');
         expect(await page.isVisible('ul.grants > li:nth-child(2) button:has-text("Disconnect")')).toBe(true);
+      });
 
-        // The copy button, shown by our own script under the CSP, copies the token.
+      it('copies the token with the button our own script shows under the CSP', async () => {
         await issueToken(page);
         const token = ((await page.textContent('#new-auth-token')) ?? '').trim();
         await page.click('button:has-text("Copy auth token")');
-        expect(await page.textContent('#new-auth-token + p.copy .copy-status')).toBe('Copied.');
+        // The button writes to the clipboard asynchronously, then says so.
+        await expect
+          .poll(() => page.textContent('#new-auth-token + p.copy .copy-status'), { timeout: 10_000 })
+          .toBe('Copied.');
         expect(await page.evaluate('navigator.clipboard.readText()')).toBe(token);
         expect((await world.identity.authenticateAuthToken(token))?.userId).toBe(host.userId);
+      });
+
+      it('saw no CSP violation, page error or unexpected error response', () => {
         expect(problems).toEqual([]);
-      } finally {
-        await axeContext.close();
-        await context.close();
-      }
+      });
     });
   }
 
