@@ -4,6 +4,7 @@ import type { AnalyticsPeriod } from '@innkeep/domain/analytics';
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGuestAnalytics } from '../src/analytics/guest-stats.store.ts';
+import { createReservationAnalytics } from '../src/analytics/reservation-stats.store.ts';
 import type { DatabaseHandle } from '../src/connection.ts';
 import type { Database, Executor } from '../src/database.ts';
 import { openTestDatabase, testDatabaseKinds } from '../src/testing.ts';
@@ -14,7 +15,8 @@ import { blockedNightsIn, type GapRow, gapsFromHolds, insertOwnerBlock } from '.
 // `calendar_gaps.account_id` (migration 0025) is filled by the gaps' rebuild function, which the statement
 // triggers on `calendar_holds` call: every gap must carry its listing's account after any hold write. Listed-
 // price analytics read an account's gaps overlapping a period through two ranges, those starting at most 31
-// nights before it and the longer ones from earlier: each gap overlapping the period must be counted once.
+// nights before it and the longer ones from earlier: each gap overlapping the period must be counted once, by
+// listed prices and by the gap analysis alike.
 
 const clock: Clock = { now: () => new Date('2026-11-27T18:00:00.000Z') };
 
@@ -57,6 +59,36 @@ describe.each(testDatabaseKinds)('calendar gaps by account on %s', (kind) => {
 
   async function expectExact(): Promise<void> {
     expect(await storedGaps()).toEqual(await gapsFromHolds(db));
+  }
+
+  /**
+   * Checks get_gap_analysis against the gaps recomputed from the holds: every gap of the account overlapping
+   * the period counted once with its nights inside it (all before the clock's today), and the soonest listed.
+   */
+  async function expectGapAnalysis(owner: TestAccount, period: AnalyticsPeriod): Promise<void> {
+    const dayAfter = daysBetween(period.startDate, period.endDate) + 1;
+    const overlapping = (await gapsFromHolds(db))
+      .filter(([, accountId]) => accountId === owner.accountId)
+      .map(([, , start, end]) => ({
+        start,
+        end,
+        nights:
+          Math.min(daysBetween(period.startDate, end), dayAfter) -
+          Math.max(daysBetween(period.startDate, start), 0),
+      }))
+      .filter((gap) => gap.nights > 0);
+    const analysis = await createReservationAnalytics({ db, clock }).getGapAnalysis(owner.owner, {
+      ...period,
+      limit: 100,
+    });
+    expect(analysis.past).toMatchObject({
+      gaps: overlapping.length,
+      nights: overlapping.reduce((total, gap) => total + gap.nights, 0),
+    });
+    expect(analysis.future.gaps).toBe(0);
+    expect(analysis.gaps.map((gap) => [gap.startDate, gap.endDate]).sort()).toEqual(
+      overlapping.map((gap) => [gap.start, gap.end]).sort(),
+    );
   }
 
   it('gives every gap its listing’s account through inserts, updates and deletes', async () => {
@@ -153,6 +185,7 @@ describe.each(testDatabaseKinds)('calendar gaps by account on %s', (kind) => {
       expect(stats.currencies.map((entry) => [entry.currency, entry.listed.openNights])).toEqual([
         ['USD', listings.length * nights - blocked],
       ]);
+      await expectGapAnalysis(owner, period);
     }
   });
 
@@ -201,6 +234,7 @@ describe.each(testDatabaseKinds)('calendar gaps by account on %s', (kind) => {
       expect(stats.currencies.map((entry) => [entry.currency, entry.listed.openNights])).toEqual([
         ['USD', listings.length * nights - blocked],
       ]);
+      await expectGapAnalysis(owner, period);
     }
   });
 });

@@ -4,6 +4,7 @@ import type { AnalyticsPeriod } from '@innkeep/domain/analytics';
 import { type RawBuilder, sql } from 'kysely';
 import type { Executor } from '../database.ts';
 import { type AnalyticsScope, listingInScope } from './analytics-scope.ts';
+import { gapEpoch } from './calendar-gap-packs.ts';
 import type { ListingClass } from './pricing-listed-price.ts';
 
 /**
@@ -241,9 +242,6 @@ export async function nightsByPriceGroup(
   }
   return result;
 }
-
-/** The day packed gaps count from (see migration 0031). */
-const gapEpoch: LocalDate = '2000-01-01';
 
 /**
  * Counts runs of nights into {@link ClassRow.counts}: each run cut at the pieces it spans and its nights
