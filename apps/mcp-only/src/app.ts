@@ -65,7 +65,7 @@ export function buildMcpOnlyApp(deps: McpOnlyAppDeps): FastifyInstance {
 
   app.register(mcpService, {
     db: withAuthTables(deps.database.db),
-    domain: createPostgresDomain({ db: deps.database.db, clock: deps.clock }),
+    domain: createPostgresDomain({ db: deps.database.db, clock: deps.clock, publicBaseUrl: deps.baseUrl }),
     clock: deps.clock,
     baseUrl: deps.baseUrl,
     redis: deps.redis,

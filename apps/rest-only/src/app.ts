@@ -73,7 +73,8 @@ export function buildRestOnlyApp(deps: RestOnlyAppDeps): FastifyInstance {
   const db = withAuthTables(deps.database.db);
   app.register(restService, {
     db,
-    domain: createPostgresDomain({ db: deps.database.db, clock: deps.clock }),
+    // The same whole calendar export URLs as the Innkeep server's listings; the server serves the feeds.
+    domain: createPostgresDomain({ db: deps.database.db, clock: deps.clock, publicBaseUrl: deps.baseUrl }),
     identity: createIdentityUseCases({ db, clock: deps.clock }),
     clock: deps.clock,
     baseUrl: deps.baseUrl,

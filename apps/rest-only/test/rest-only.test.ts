@@ -182,6 +182,64 @@ describe('the REST server beside the Innkeep server', () => {
     expect(await response.json()).toMatchObject({ email: owner.email });
   });
 
+  it('shows whole calendar export URLs at BASE_URL, where the Innkeep server serves the feeds', async () => {
+    const { id: accountId } = await database.db.selectFrom('accounts').select('id').executeTakeFirstOrThrow();
+    await database.db
+      .insertInto('listings')
+      .values({
+        id: 'lst_rest_only',
+        account_id: accountId,
+        name: 'Harbour Loft',
+        property_type: 'apartment',
+        address: '1 Rua do Cais',
+        city: 'Lisbon',
+        region: null,
+        country_code: 'PT',
+        postal_code: null,
+        latitude: null,
+        longitude: null,
+        time_zone: 'Europe/Lisbon',
+        currency: 'EUR',
+        bedrooms: 1,
+        bathrooms: 1,
+        max_guests: 2,
+        base_price_minor: 10_000,
+        min_price_minor: null,
+      })
+      .execute();
+    await database.db
+      .insertInto('channel_accounts')
+      .values({
+        id: 'cha_rest_only',
+        account_id: accountId,
+        channel: 'vrbo',
+        external_account_id: null,
+        display_name: 'Vrbo',
+        email: null,
+        connection_type: 'ical',
+        status: 'connected',
+        last_sync_at: null,
+        last_error: null,
+      })
+      .execute();
+    await database.db
+      .insertInto('listing_channel_links')
+      .values({
+        listing_id: 'lst_rest_only',
+        channel_account_id: 'cha_rest_only',
+        external_listing_id: 'V-1',
+        url: null,
+      })
+      .execute();
+    const response = await get('/api/getListingDetails/lst_rest_only', { authToken });
+    expect(response.status).toBe(200);
+    const { channels } = (await response.json()) as { channels: { calendarExportUrl: string }[] };
+    const exportUrl = channels[0]?.calendarExportUrl ?? '';
+    expect(exportUrl).toMatch(new RegExp(`^${baseUrl}/ical/[0-9a-f]{64}\\.ics$`));
+    // The load balancer sends /ical to the Innkeep server: this app has no such route.
+    expect((await get(exportUrl.slice(baseUrl.length))).status).toBe(404);
+  });
+
   it('answers unknown /api paths with a JSON 404 and serves /health', async () => {
     const missing = await get('/api/nope', { authToken });
     expect(missing.status).toBe(404);

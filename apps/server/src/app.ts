@@ -7,6 +7,7 @@ import {
   strictTransportSecurity,
   withAuthTables,
 } from '@innkeep/auth';
+import { calendarFeedRoutes } from '@innkeep/calendar-feeds';
 import type { Clock } from '@innkeep/domain';
 import { mcpRouteScopes, mcpService } from '@innkeep/mcp-http';
 import { restRoutes, restServerOptions, restService, scopesOfRoutes } from '@innkeep/rest';
@@ -18,7 +19,12 @@ import {
   type ServiceMetrics,
   unmatchedRoute,
 } from '@innkeep/service-runtime';
-import { createIdentityUseCases, createPostgresDomain, type DatabaseHandle } from '@innkeep/storage';
+import {
+  createCalendarFeedReader,
+  createIdentityUseCases,
+  createPostgresDomain,
+  type DatabaseHandle,
+} from '@innkeep/storage';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import { sql } from 'kysely';
@@ -65,6 +71,8 @@ export interface AppDeps {
   readonly metrics?: ServiceMetrics | undefined;
   /** Where the log lines go instead of standard output (tests read them). */
   readonly logDestination?: { write(line: string): void } | undefined;
+  /** Email messages to direct guests (SMTP_URL is set): they are stored `queued` for the delivery job. */
+  readonly emailDelivery?: boolean | undefined;
 }
 
 /**
@@ -83,6 +91,8 @@ export interface AppDeps {
  * - The REST API under `/api` (see `restApi`), for authTokens (with an optional partner apiKey) and access
  *   tokens bound to `${BASE_URL}/api`; operation names match in any letter case and with a trailing slash,
  *   which `restServerOptions` sets for the whole server.
+ * - The calendar exports at `GET`/`HEAD /ical/<token>.ics` (see {@link calendarFeedRoutes}): each channel
+ *   link's secret iCal feed, polled by the channels without credentials.
  */
 export function buildApp(deps: AppDeps): FastifyInstance {
   const app = Fastify({
@@ -129,7 +139,13 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     resourceScopes: { mcp: mcpRouteScopes, api: scopesOfRoutes(restRoutes) },
   });
   // One domain for the pages and both transports, so they run the same use cases over one connection pool.
-  const domain = createPostgresDomain({ db: deps.database.db, clock: deps.clock });
+  // With the public address, so listings show whole calendar export URLs.
+  const domain = createPostgresDomain({
+    db: deps.database.db,
+    clock: deps.clock,
+    publicBaseUrl: deps.baseUrl,
+    emailDelivery: deps.emailDelivery,
+  });
   app.register(accountPages, {
     db,
     identity,
@@ -166,6 +182,9 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     rateLimits: deps.restRateLimits,
     authNotifications: deps.authNotifications,
     onRateLimited,
+  });
+  app.register(calendarFeedRoutes, {
+    feeds: createCalendarFeedReader({ db: deps.database.db, clock: deps.clock }),
   });
 
   return app;

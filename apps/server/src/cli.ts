@@ -143,6 +143,7 @@ async function runAgainstDatabase(
       db: database.db,
       operator: createOperatorUseCases({ db: database.db, clock: systemClock }),
       clock: systemClock,
+      emailDelivery: config.emailDelivery,
       preparation,
       out: print,
       err: process.stderr,

@@ -28,6 +28,11 @@ export { ConfigError };
 export interface DataConfig {
   readonly database: DatabaseConfig;
   readonly logLevel: LogLevel;
+  /**
+   * Whether messages to direct guests are emailed (SMTP_URL is set): written `queued` for the delivery job,
+   * by the server and by CLI commands alike; otherwise `not_delivered`.
+   */
+  readonly emailDelivery: boolean;
 }
 
 /**
@@ -99,6 +104,21 @@ export interface Config extends DataConfig, ServiceConfig {
    * with its delivery log, before the housekeeping job removes it (default 30, from 1 to 3650).
    */
   readonly webhookEventRetentionDays: number;
+  /**
+   * Email delivery of messages to direct guests: set when SMTP_URL is, and then the message delivery job
+   * runs and such messages are stored `queued`; without it every message is stored `not_delivered`.
+   */
+  readonly mail: MailConfig | undefined;
+}
+
+/** Where and as whom messages to guests are emailed. */
+export interface MailConfig {
+  /** SMTP_URL: `smtp://[user:password@]host[:port]` (STARTTLS when the server offers it) or `smtps://…`. */
+  readonly smtpUrl: string;
+  /** MAIL_FROM: the `From` of every email, e.g. `"Harbor Stays" <stays@example.com>`. */
+  readonly from: string;
+  /** MAIL_REPLY_TO: where guests' answers go, when not to MAIL_FROM. */
+  readonly replyTo: string | undefined;
 }
 
 // apps/server/src → the repository root, wherever the checkout is and whatever the working directory.
@@ -111,6 +131,26 @@ const keyAdvice = 'generate one with: openssl rand -base64 48';
 const signingKeyAdvice =
   "generate one with: node -e \"console.log(JSON.stringify(require('node:crypto').generateKeyPairSync('rsa', " +
   "{modulusLength: 2048}).privateKey.export({format: 'jwk'})))\"";
+
+/** An address, bare or with a display name: `stays@example.com`, `Harbor Stays <stays@example.com>`. */
+const mailAddressPattern = /^(?:[^<>@\r\n]*<[^\s<>@]+@[^\s<>@]+\.[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+\.[^\s<>@]+)$/;
+
+const mailAddressSchema = z
+  .string()
+  .trim()
+  .regex(
+    mailAddressPattern,
+    'must be an email address, e.g. stays@example.com or Harbor Stays <stays@example.com>',
+  );
+
+const smtpUrlSchema = z.string().refine((value) => {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'smtp:' || url.protocol === 'smtps:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}, 'must be an smtp:// or smtps:// URL with a host, e.g. smtps://user:password@mail.example.com:465');
 
 const defaultPort = 3000;
 const { LOG_LEVEL, PORT, HOST, REDIS_URL, TRUST_PROXY, METRICS_PORT, SHUTDOWN_DRAIN_MS } =
@@ -178,12 +218,15 @@ const serverShape = {
     .transform(Number)
     .refine((days) => days <= 3_650, 'must be a whole number of days, from 1 to 3650')
     .default(defaultWebhookEventRetentionDays),
+  SMTP_URL: smtpUrlSchema.optional(),
+  MAIL_FROM: mailAddressSchema.optional(),
+  MAIL_REPLY_TO: mailAddressSchema.optional(),
   METRICS_PORT,
   SHUTDOWN_DRAIN_MS,
 };
 
 // Values of these may hold passwords or keys, so problems with them never echo the value.
-const secretVariables = new Set(['DATABASE_URL', 'REDIS_URL', 'SECRET_KEYS', 'OIDC_SIGNING_KEY']);
+const secretVariables = new Set(['DATABASE_URL', 'REDIS_URL', 'SECRET_KEYS', 'OIDC_SIGNING_KEY', 'SMTP_URL']);
 
 /**
  * Reads where the data lives (DATABASE_URL, or the embedded database in DATA_DIR) and LOG_LEVEL: what the CLI
@@ -193,7 +236,11 @@ const secretVariables = new Set(['DATABASE_URL', 'REDIS_URL', 'SECRET_KEYS', 'OI
  */
 export function loadDataConfig(env: NodeJS.ProcessEnv): DataConfig {
   const parsed = parseEnv(z.object(dataShape), env, { secretVariables });
-  return { database: databaseConfig(parsed, defaultDataDir), logLevel: parsed.LOG_LEVEL };
+  return {
+    database: databaseConfig(parsed, defaultDataDir),
+    logLevel: parsed.LOG_LEVEL,
+    emailDelivery: cleaned(env.SMTP_URL) !== undefined,
+  };
 }
 
 /**
@@ -221,6 +268,11 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
         ]
       : []),
     ...metricsPortProblems(env, defaultPort),
+    ...(cleaned(env.SMTP_URL) !== undefined && cleaned(env.MAIL_FROM) === undefined
+      ? [
+          'MAIL_FROM: required when SMTP_URL is set: the address guests get messages from, e.g. stays@example.com',
+        ]
+      : []),
   ];
   const parsed = parseEnv(z.object(serverShape), env, { extraProblems: crossFieldProblems, secretVariables });
   const database = databaseConfig(parsed, defaultDataDir);
@@ -249,6 +301,11 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     webhooks: parsed.WEBHOOKS === 'on',
     webhookAllowPrivate: parsed.WEBHOOK_ALLOW_PRIVATE,
     webhookEventRetentionDays: parsed.WEBHOOK_EVENT_RETENTION_DAYS,
+    emailDelivery: parsed.SMTP_URL !== undefined,
+    mail:
+      parsed.SMTP_URL === undefined || parsed.MAIL_FROM === undefined
+        ? undefined
+        : { smtpUrl: parsed.SMTP_URL, from: parsed.MAIL_FROM, replyTo: parsed.MAIL_REPLY_TO },
   };
 }
 

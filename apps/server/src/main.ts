@@ -9,6 +9,7 @@ import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { hostToolsWebhookDocuments } from './host-tools-webhook-documents.ts';
 import { startHousekeepingJob } from './housekeeping-job.ts';
+import { startMessageDeliveryJob } from './message-delivery-job.ts';
 import { startMessageRuleJob } from './message-rule-job.ts';
 import { prepareServer } from './prepare-server.ts';
 import { startWebhookDeliveryJob } from './webhook-delivery-job.ts';
@@ -35,6 +36,7 @@ await startService({
       authNotifications,
       isDraining,
       metrics,
+      emailDelivery: config.emailDelivery,
     }),
   prepare: (app, { database }) => prepareServer(config, database, app.log),
   startJobs: (app, { database, metrics }) => {
@@ -43,6 +45,7 @@ await startService({
       const job = startMessageRuleJob({
         db: database.db,
         clock: systemClock,
+        emailDelivery: config.emailDelivery,
         log: app.log,
         onRun: (run) => metrics?.recordJobRun({ job: 'message-rules', ...run }),
       });
@@ -61,6 +64,17 @@ await startService({
         onRun: (run) => metrics?.recordJobRun({ job: 'webhooks', ...run }),
       });
       jobs.push({ name: 'the webhook delivery job', stop: job.stop });
+    }
+    // Only with SMTP_URL: without it nothing is ever queued (messages are stored not_delivered).
+    if (config.mail !== undefined) {
+      const job = startMessageDeliveryJob({
+        db: database.db,
+        clock: systemClock,
+        log: app.log,
+        mail: config.mail,
+        onRun: (run) => metrics?.recordJobRun({ job: 'message-delivery', ...run }),
+      });
+      jobs.push({ name: 'the message delivery job', stop: job.stop });
     }
     // Every instance runs it; the lock lets one at a time do the work, so no switch turns it off.
     const housekeeping = startHousekeepingJob({

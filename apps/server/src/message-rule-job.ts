@@ -18,12 +18,13 @@ export const messageRuleLockKey = 0x494b_4d52;
 export async function runMessageRulesOnce(
   db: DatabaseHandle['db'],
   clock: Clock,
+  emailDelivery: boolean,
 ): Promise<RunDueMessageRulesResult | null> {
   return db.transaction().execute(async (trx) => {
     const { rows } = await sql<{ locked: boolean }>`
       select pg_try_advisory_xact_lock(${messageRuleLockKey}::bigint) as locked`.execute(trx);
     if (rows[0]?.locked !== true) return null;
-    return createMessageRuleRunner({ db: trx, clock }).runDue();
+    return createMessageRuleRunner({ db: trx, clock, emailDelivery }).runDue();
   });
 }
 
@@ -38,6 +39,8 @@ export interface MessageRuleJobOptions {
   readonly db: DatabaseHandle['db'];
   readonly clock: Clock;
   readonly log: JobLogger;
+  /** Whether the messages it writes to direct guests are emailed (SMTP_URL is set). */
+  readonly emailDelivery: boolean;
   /** Time between runs; default one minute. */
   readonly intervalMs?: number;
   /** Time from start to the first run, so startup is not slowed by it; default 10 seconds. */
@@ -60,7 +63,7 @@ export function startMessageRuleJob(options: MessageRuleJobOptions): MessageRule
   const { db, clock, log } = options;
   return startPeriodicJob({
     async run() {
-      const result = await runMessageRulesOnce(db, clock);
+      const result = await runMessageRulesOnce(db, clock, options.emailDelivery);
       if (result === null) return 'skipped';
       if (result.sent + result.skipped > 0) {
         log.info({ sent: result.sent, skipped: result.skipped }, 'Sent due message rules');

@@ -350,6 +350,57 @@ describe('loadConfig', () => {
     });
   });
 
+  describe('SMTP_URL, MAIL_FROM and MAIL_REPLY_TO', () => {
+    it('leave email delivery off unless SMTP_URL is set', () => {
+      expect(loadConfig(keys).mail).toBeUndefined();
+      expect(loadConfig({ ...keys, MAIL_FROM: 'stays@example.com' }).mail).toBeUndefined();
+    });
+
+    it('turn it on with an smtp:// or smtps:// URL and a sender, the reply address optional', () => {
+      expect(
+        loadConfig({ ...keys, SMTP_URL: 'smtp://mail.example.com:587', MAIL_FROM: 'stays@example.com' }).mail,
+      ).toEqual({ smtpUrl: 'smtp://mail.example.com:587', from: 'stays@example.com', replyTo: undefined });
+      expect(
+        loadConfig({
+          ...keys,
+          SMTP_URL: 'smtps://stays:s3cret@mail.example.com',
+          MAIL_FROM: '"Harbor Stays" <stays@example.com>',
+          MAIL_REPLY_TO: 'Olivia <olivia@example.com>',
+        }).mail,
+      ).toEqual({
+        smtpUrl: 'smtps://stays:s3cret@mail.example.com',
+        from: '"Harbor Stays" <stays@example.com>',
+        replyTo: 'Olivia <olivia@example.com>',
+      });
+    });
+
+    it('refuses another scheme or a URL without a host, without echoing it', () => {
+      for (const url of ['https://stays:hunter2@mail.example.com', 'smtp://', 'mail.example.com:587']) {
+        const problems = problemsOf({ ...keys, SMTP_URL: url, MAIL_FROM: 'stays@example.com' });
+        expect(problems).toEqual([
+          'SMTP_URL: must be an smtp:// or smtps:// URL with a host, e.g. smtps://user:password@mail.example.com:465',
+        ]);
+      }
+    });
+
+    it('require MAIL_FROM with SMTP_URL, and refuse addresses that are not one', () => {
+      expect(problemsOf({ ...keys, SMTP_URL: 'smtp://mail.example.com' })).toEqual([
+        'MAIL_FROM: required when SMTP_URL is set: the address guests get messages from, e.g. stays@example.com',
+      ]);
+      expect(
+        problemsOf({
+          ...keys,
+          SMTP_URL: 'smtp://mail.example.com',
+          MAIL_FROM: 'stays',
+          MAIL_REPLY_TO: 'a b@c',
+        }),
+      ).toEqual([
+        'MAIL_FROM: must be an email address, e.g. stays@example.com or Harbor Stays <stays@example.com> (got "stays")',
+        'MAIL_REPLY_TO: must be an email address, e.g. stays@example.com or Harbor Stays <stays@example.com> (got "a b@c")',
+      ]);
+    });
+  });
+
   describe('TRUST_PROXY', () => {
     it('is off unless set to true', () => {
       expect(loadConfig(keys).trustProxy).toBe(false);

@@ -126,13 +126,13 @@ describe('message rule job on PostgreSQL', () => {
     await database.db.connection().execute(async (other) => {
       await sql`select pg_advisory_lock(${messageRuleLockKey}::bigint)`.execute(other);
       try {
-        expect(await runMessageRulesOnce(database.db, clock)).toBeNull();
+        expect(await runMessageRulesOnce(database.db, clock, false)).toBeNull();
         expect(await messageCounts(database.db, stays)).toEqual([0]);
       } finally {
         await sql`select pg_advisory_unlock(${messageRuleLockKey}::bigint)`.execute(other);
       }
     });
-    expect(await runMessageRulesOnce(database.db, clock)).toEqual({ sent: 1, skipped: 0 });
+    expect(await runMessageRulesOnce(database.db, clock, false)).toEqual({ sent: 1, skipped: 0 });
     const [message] = await database.db
       .selectFrom('messages')
       .select(['body', 'sender', 'delivery_status'])
@@ -141,7 +141,8 @@ describe('message rule job on PostgreSQL', () => {
     expect(message).toEqual({
       body: 'Thanks for booking Alfama Flat, Ana!',
       sender: 'automation',
-      delivery_status: 'queued',
+      // The job runs without email delivery (it takes no SMTP setting), so nothing would ever send it.
+      delivery_status: 'not_delivered',
     });
   });
 
@@ -153,7 +154,14 @@ describe('message rule job on PostgreSQL', () => {
       error: (details: object) => logged.push(details),
     };
     const jobs = [0, 1].map(() =>
-      startMessageRuleJob({ db: database.db, clock, log, firstRunDelayMs: 0, intervalMs: 5 }),
+      startMessageRuleJob({
+        db: database.db,
+        clock,
+        log,
+        emailDelivery: false,
+        firstRunDelayMs: 0,
+        intervalMs: 5,
+      }),
     );
     const deadline = Date.now() + 10_000;
     while ((await messageCounts(database.db, stays)).some((count) => count === 0) && Date.now() < deadline) {
@@ -173,6 +181,7 @@ describe('message rule job on PostgreSQL', () => {
     const runs: MessageRuleJobRun[] = [];
     const broken = { transaction: () => ({ execute: () => Promise.reject(new Error('database is gone')) }) };
     const job = startMessageRuleJob({
+      emailDelivery: false,
       db: broken as unknown as TestDatabase['db'],
       clock,
       log: { info: () => {}, error: (details) => errors.push(details) },
@@ -191,6 +200,7 @@ describe('message rule job on PostgreSQL', () => {
     const runs: MessageRuleJobRun[] = [];
     const runOnce = async () => {
       const job = startMessageRuleJob({
+        emailDelivery: false,
         db: database.db,
         clock,
         log: { info: () => {}, error: () => {} },
@@ -231,8 +241,8 @@ describe('message rule job on the embedded database', () => {
     const database = await openTestDatabase('pglite');
     try {
       const stays = await seedDueMessages(database.db, 2, confirmedAt);
-      expect(await runMessageRulesOnce(database.db, clock)).toEqual({ sent: 2, skipped: 0 });
-      expect(await runMessageRulesOnce(database.db, clock)).toEqual({ sent: 0, skipped: 0 });
+      expect(await runMessageRulesOnce(database.db, clock, false)).toEqual({ sent: 2, skipped: 0 });
+      expect(await runMessageRulesOnce(database.db, clock, false)).toEqual({ sent: 0, skipped: 0 });
       expect(await messageCounts(database.db, stays)).toEqual([1, 1]);
     } finally {
       await database.close();

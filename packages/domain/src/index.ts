@@ -24,6 +24,13 @@ export {
 } from './calendar/calendar.ts';
 export type { BlockReason, CalendarHold, HoldKind } from './calendar/holds.ts';
 export { holdConflict } from './calendar/holds.ts';
+export type { CalendarFeed, CalendarFeedReader, CalendarFeedStay } from './calendar-feeds/calendar-feeds.ts';
+export {
+  calendarExportUrl,
+  calendarFeedFileExtension,
+  calendarFeedPathPrefix,
+  calendarFeedWindow,
+} from './calendar-feeds/calendar-feeds.ts';
 export type {
   ChannelAccount,
   ChannelAccountStatus,
@@ -135,15 +142,22 @@ export {
   ownerImportPathPrefix,
   updateListingGroupInputSchema,
 } from './listing-groups/listing-groups.ts';
-export type { Channel, Listing, ListingUseCases } from './listings/listings.ts';
+export type {
+  Channel,
+  Listing,
+  ListingChannelLink,
+  ListingUseCases,
+} from './listings/listings.ts';
 export {
   availabilityWindowProblem,
   channels,
   listAvailableListingsInputSchema,
+  listingChannelLinkSchema,
   listingIdSchema,
   listingSchema,
   listListingsInputSchema,
   maxAvailabilityWindowNights,
+  reissueCalendarExportUrlInputSchema,
   updateListingInputSchema,
 } from './listings/listings.ts';
 export type { AccessCodeSource, AccessCodeStatus, Lock, LockUseCases } from './locks/locks.ts';
@@ -155,6 +169,21 @@ export {
   lockIdSchema,
   lockSchema,
 } from './locks/locks.ts';
+export type {
+  DueMessageEmail,
+  MessageDeliveryDecision,
+  MessageDeliveryFacts,
+  MessageDeliveryQueue,
+  MessageEmailOutcome,
+  RecordedMessageEmailAttempt,
+} from './messages/message-delivery.ts';
+export {
+  channelReservationReason,
+  decideMessageDelivery,
+  messageEmailRetryDelaysMs,
+  nextMessageEmailAttemptAt,
+  notDeliveredReasons,
+} from './messages/message-delivery.ts';
 export { applyMessageRuleChanges } from './messages/message-rule-changes.ts';
 export type { MessageRuleRunner, RunDueMessageRulesResult } from './messages/message-rule-runner.ts';
 export { runDueMessageRulesInputSchema } from './messages/message-rule-runner.ts';

@@ -87,6 +87,7 @@ describe('readThread', () => {
     body: `message ${index}`,
     sentAt: `2026-06-0${index}T10:00:00.000Z`,
     deliveryStatus: sender === 'guest' ? 'received' : 'sent',
+    deliveryError: null,
     messageRuleId: null,
     authorUserId: null,
   });

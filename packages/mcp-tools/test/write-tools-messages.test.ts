@@ -53,7 +53,7 @@ describe.each(testDatabaseKinds)('message write tools (%s)', (kind) => {
     (await world.context.domain.messageRules.list(world.owner, { limit: 500 })).items;
 
   describe('send_message', () => {
-    it('queues a host message on the reservation’s thread', async () => {
+    it('stores a host message on the reservation’s thread, not_delivered on a server without email', async () => {
       const stay = await upcomingStay();
       const before = await thread(stay.id);
       const body = 'Hi! The pool heater is fixed, enjoy your stay. — Avery';
@@ -65,7 +65,8 @@ describe.each(testDatabaseKinds)('message write tools (%s)', (kind) => {
       expect(message).toMatchObject({
         sender: 'host',
         body,
-        deliveryStatus: 'queued',
+        deliveryStatus: 'not_delivered',
+        deliveryError: expect.any(String),
         authorUserId: world.owner.userId,
         messageRuleId: null,
         sentAt: world.clock.now().toISOString(),

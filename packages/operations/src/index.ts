@@ -53,6 +53,7 @@ export { listListingReviewsOperation } from './host-tools/list-listing-reviews.o
 export { setHostToolsReservationOperation } from './host-tools/set-host-tools-reservation.operation.ts';
 export { getListingOperation } from './listings/get-listing.operation.ts';
 export { listListingsOperation } from './listings/list-listings.operation.ts';
+export { reissueCalendarExportUrlOperation } from './listings/reissue-calendar-export-url.operation.ts';
 export { updateListingOperation } from './listings/update-listing.operation.ts';
 export { getLockOperation } from './locks/get-lock.operation.ts';
 export { listAccessCodesOperation } from './locks/list-access-codes.operation.ts';

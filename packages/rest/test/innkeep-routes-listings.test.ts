@@ -6,10 +6,11 @@ import {
   listAccountsOperation,
   listHelpArticlesOperation,
   listListingsOperation,
+  reissueCalendarExportUrlOperation,
   setAvailabilityOperation,
   updateListingOperation,
 } from '@innkeep/operations';
-import { syncHelpArticles } from '@innkeep/storage';
+import { createCalendarFeedReader, syncHelpArticles } from '@innkeep/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerOf, expectError, ownerActor } from './support/rest-expectations.ts';
 import {
@@ -268,6 +269,55 @@ describe.each(['postgres'] as const)(
         const unread = await callApi(running, 'GET', '/listListings', { headers: writeToken });
         expectError(unread, 403, 'insufficient_scope');
         expect(unread.body).toMatchObject({ details: { required: ['listings:read'] } });
+      });
+
+      it('reissues a channel link’s calendar export URL for listings:write, audited; the old one stops', async () => {
+        const demo = await ownerActor(world, demoUsers.owner);
+        const listings = (await world.domain.listings.list(demo, { limit: 500 })).items;
+        const listing = listings.find((candidate) => candidate.channels.length > 0);
+        const link = listing?.channels[0];
+        if (listing === undefined || link === undefined) throw new Error('the demo has no channel link');
+        const path = `/reissueCalendarExportUrl/${listing.id}/${link.channelAccountId}`;
+        const tokenOf = (url: string) => /\/ical\/([0-9a-f]{64})\.ics$/.exec(url)?.[1] ?? '';
+        const feeds = createCalendarFeedReader({ db: world.db, clock: world.clock });
+
+        expectError(await callApi(running, 'POST', path, { headers: readToken }), 403, 'insufficient_scope');
+        expectError(await callApi(running, 'POST', path, { headers: viewer }), 403, 'permission_denied');
+        expect(await feeds.findByToken(tokenOf(link.calendarExportUrl))).toBeDefined();
+
+        const reissued = answerOf(
+          await callApi(running, 'POST', path, { headers: writeToken }),
+          200,
+          reissueCalendarExportUrlOperation.output,
+        );
+        expect(reissued).toMatchObject({ channelAccountId: link.channelAccountId, channel: link.channel });
+        expect(reissued.calendarExportUrl).not.toBe(link.calendarExportUrl);
+        expect(await feeds.findByToken(tokenOf(link.calendarExportUrl))).toBeUndefined();
+        expect((await feeds.findByToken(tokenOf(reissued.calendarExportUrl)))?.listingId).toBe(listing.id);
+        const listed = await world.domain.listings.get(demo, listing.id);
+        expect(listed.channels.find((c) => c.channelAccountId === link.channelAccountId)).toEqual(reissued);
+
+        const audit = await world.domain.audit.list(demo, { action: 'listing.calendar_export_url.reissue' });
+        expect(audit.items).toEqual([
+          expect.objectContaining({
+            via: 'rest',
+            targetType: 'listing',
+            targetId: listing.id,
+            details: { channelAccountId: link.channelAccountId },
+          }),
+        ]);
+        expectError(
+          await callApi(
+            running,
+            'POST',
+            `/reissueCalendarExportUrl/${otherListingId}/${link.channelAccountId}`,
+            {
+              headers: owner,
+            },
+          ),
+          404,
+          'not_found',
+        );
       });
     });
 

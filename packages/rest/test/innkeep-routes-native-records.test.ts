@@ -440,7 +440,7 @@ describe.each(['postgres'] as const)('Innkeep’s native record routes on %s', (
       expect(message).toMatchObject({
         sender: 'host',
         body: 'The key is in the lockbox.',
-        deliveryStatus: 'queued',
+        deliveryStatus: 'not_delivered',
         authorUserId: demo.userId,
         messageRuleId: null,
       });

@@ -7,19 +7,23 @@ import { createHelpUseCases } from './help/help.store.ts';
 import { createIdempotencyUseCases } from './idempotency/idempotency.store.ts';
 import { createIdentityUseCases } from './identity/identity.store.ts';
 import { createListingGroupUseCases } from './listing-groups/listing-groups.store.ts';
-import { createListingUseCases } from './listings/listings.store.ts';
+import { createListingUseCases, type ListingStoreDeps } from './listings/listings.store.ts';
 import { createLockUseCases } from './locks/locks.store.ts';
 import { createMessageRuleUseCases } from './messages/message-rules.store.ts';
+import type { MessageStoreDeps } from './messages/message-store-deps.ts';
 import { createMessageUseCases } from './messages/messages.store.ts';
 import { createPricingUseCases } from './pricing/pricing.store.ts';
 import { createReservationUseCases } from './reservations/reservations.store.ts';
 import { createReviewUseCases } from './reviews/reviews.store.ts';
-import type { StoreDeps } from './store-deps.ts';
 import { createWebhookDeliveryStore } from './webhooks/webhook-delivery.store.ts';
 import { createWebhookUseCases } from './webhooks/webhooks.store.ts';
 
-/** Every use case of {@link InnkeepDomain}, over one PostgreSQL (or PGlite) database. */
-export function createPostgresDomain(deps: StoreDeps): InnkeepDomain {
+/**
+ * Every use case of {@link InnkeepDomain}, over one PostgreSQL (or PGlite) database. `emailDelivery`: the
+ * server emails messages to direct guests (SMTP is configured); without it they are stored `not_delivered`.
+ * `publicBaseUrl`: where listings are shown to callers, so their calendar export URLs are whole.
+ */
+export function createPostgresDomain(deps: MessageStoreDeps & ListingStoreDeps): InnkeepDomain {
   return {
     identity: createIdentityUseCases(deps),
     listings: createListingUseCases(deps),

@@ -93,6 +93,8 @@ export interface ListingChannelLinksTable {
   channel_account_id: string;
   external_listing_id: string;
   url: string | null;
+  /** The secret of the link's iCal feed; drawn by PostgreSQL, reissued by setting it to its default (migration 0032). */
+  calendar_export_token: Generated<string>;
 }
 
 export interface ListingGroupsTable {
@@ -184,6 +186,12 @@ export interface CalendarHoldsTable {
   note: string | null;
   created_by: string | null;
   created_at: Timestamp;
+}
+
+/** When each listing's holds last changed, stamped by triggers on `calendar_holds` (migration 0032). */
+export interface ListingHoldChangesTable {
+  listing_id: string;
+  changed_at: Date;
 }
 
 export interface ReservationLineItemsTable {
@@ -497,7 +505,16 @@ export interface MessagesTable {
   sent_at: RequiredTimestamp;
   message_rule_id: string | null;
   author_user_id: string | null;
+  /** One of the domain's `deliveryStatuses`. */
   delivery_status: string;
+  /** Why it is `failed` or `not_delivered`; null otherwise. */
+  delivery_error: string | null;
+  /** Email attempts made so far. */
+  delivery_attempts: Generated<number>;
+  /** When the next email attempt is due; set exactly while `queued`. */
+  next_delivery_at: Date | null;
+  /** Until when the sender that claimed it holds it; null when nobody does. */
+  delivery_lease_until: Date | null;
 }
 
 export interface PricingRulesTable {
@@ -681,6 +698,7 @@ export interface Database {
   calendar_gap_years: CalendarGapYearsTable;
   calendar_hold_spans: CalendarHoldSpansTable;
   block_month_facts: BlockMonthFactsTable;
+  listing_hold_changes: ListingHoldChangesTable;
   reservation_line_items: ReservationLineItemsTable;
   reservation_nights: ReservationNightsTable;
   reservation_changes: ReservationChangesTable;

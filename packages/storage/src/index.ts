@@ -2,6 +2,7 @@
 
 export { rebuildGuestWaits } from './analytics/guest-waits.ts';
 export { rebuildStayNightFacts } from './analytics/stay-night-facts.ts';
+export { createCalendarFeedReader } from './calendar-feeds/calendar-feeds.store.ts';
 export type { DatabaseHandle } from './connection.ts';
 export { openDatabase } from './connection.ts';
 export { createPostgresDomain } from './create-domain.ts';
@@ -27,7 +28,9 @@ export type { RemovedRows, RemoveExpiredRowsOptions } from './housekeeping.ts';
 export { defaultWebhookEventRetentionDays, removeExpiredRows } from './housekeeping.ts';
 export { createIdentityUseCases } from './identity/identity.store.ts';
 export { createOperatorUseCases } from './identity/operator.store.ts';
+export { createMessageDeliveryQueue } from './messages/message-delivery.store.ts';
 export { createMessageRuleRunner } from './messages/message-rule-runner.ts';
+export type { MessageStoreDeps } from './messages/message-store-deps.ts';
 export { migrateToLatest } from './migrate.ts';
 export { domainMigrations } from './migrations/index.ts';
 export { inTransaction } from './transaction.ts';

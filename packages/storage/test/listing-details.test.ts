@@ -81,22 +81,25 @@ describe.each(testDatabaseKinds)('listing groups and channel links on %s', (kind
     await handle?.close();
   });
 
-  // Groups by id; links by channel, then by channel account.
+  // Groups by id; links by channel, then by channel account; each link with its own export URL.
   const expectedGroups = ['grp_a', 'grp_b'];
+  const calendarExportUrl = expect.stringMatching(/^\/ical\/[0-9a-f]{64}\.ics$/);
   const expectedChannels = [
     {
       channel: 'airbnb',
       channelAccountId: 'cha_air1',
       externalListingId: '111',
       url: 'https://www.airbnb.com/rooms/111',
+      calendarExportUrl,
     },
     {
       channel: 'airbnb',
       channelAccountId: 'cha_air2',
       externalListingId: '222',
       url: 'https://www.airbnb.com/rooms/222',
+      calendarExportUrl,
     },
-    { channel: 'vrbo', channelAccountId: 'cha_vrbo', externalListingId: 'V-1', url: null },
+    { channel: 'vrbo', channelAccountId: 'cha_vrbo', externalListingId: 'V-1', url: null, calendarExportUrl },
   ];
 
   it('gets a listing with its groups and links in order, and empty lists when it has none', async () => {
@@ -104,6 +107,8 @@ describe.each(testDatabaseKinds)('listing groups and channel links on %s', (kind
     const withDetails = await listings.get(account.owner, linked);
     expect(withDetails.listingGroupIds).toEqual(expectedGroups);
     expect(withDetails.channels).toEqual(expectedChannels);
+    const urls = new Set(withDetails.channels.map((link) => link.calendarExportUrl));
+    expect(urls.size).toBe(expectedChannels.length);
     const without = await listings.get(account.owner, bare);
     expect(without.listingGroupIds).toEqual([]);
     expect(without.channels).toEqual([]);

@@ -109,7 +109,8 @@ describe.each(testDatabaseKinds)('message rule runner on %s', (kind) => {
     db = handle.db;
     const clock: Clock = { now: () => new Date('2020-01-01T00:00:00Z') };
     rules = createMessageRuleUseCases({ db, clock });
-    runner = createMessageRuleRunner({ db, clock });
+    // With email delivery on, the direct guests below (who have an address) get their messages queued.
+    runner = createMessageRuleRunner({ db, clock, emailDelivery: true });
     account = await createTestAccount(db, { timeZone: 'Asia/Tokyo', currency: 'JPY' });
   }, 180_000);
 
@@ -146,6 +147,7 @@ describe.each(testDatabaseKinds)('message rule runner on %s', (kind) => {
         cancelled_by: status === 'cancelled' ? 'guest' : null,
         guest_first_name: 'Aiko',
         guest_last_name: 'Tanaka',
+        guest_email: 'aiko@example.test',
         start_date: options.startDate,
         end_date: options.endDate,
         currency: 'JPY',
@@ -479,7 +481,7 @@ describe.each(testDatabaseKinds)('message rule runner on %s', (kind) => {
             sent_at: new Date('2028-05-01T06:00:00Z'),
             message_rule_id: rule,
             author_user_id: null,
-            delivery_status: 'queued',
+            delivery_status: 'sent',
           })),
         )
         .execute(),

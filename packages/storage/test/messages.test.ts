@@ -25,7 +25,8 @@ describe.each(testDatabaseKinds)('message threads on %s', (kind) => {
     db = handle.db;
     account = await createTestAccount(db);
     other = await createTestAccount(db);
-    messages = createMessageUseCases({ db, clock });
+    // Email delivery on, and a direct guest with an address (below): a host message is queued to be emailed.
+    messages = createMessageUseCases({ db, clock, emailDelivery: true });
     listingId = await createTestListing(db, account.accountId, { name: 'Harbor Loft' });
   }, 180_000);
 
@@ -38,7 +39,7 @@ describe.each(testDatabaseKinds)('message threads on %s', (kind) => {
       listingId,
       startDate,
       endDate,
-      guest: { firstName: 'Grace', lastName: 'Guest' },
+      guest: { firstName: 'Grace', lastName: 'Guest', email: 'grace@example.test' },
       adults: 2,
       guestPrice: 300,
     });
@@ -112,6 +113,7 @@ describe.each(testDatabaseKinds)('message threads on %s', (kind) => {
       body: 'Early check-in at 1 pm works.',
       sentAt: now.toISOString(),
       deliveryStatus: 'queued',
+      deliveryError: null,
       authorUserId: account.ownerId,
       messageRuleId: null,
     });

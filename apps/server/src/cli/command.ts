@@ -12,6 +12,8 @@ export interface CliContext {
   readonly db: DatabaseHandle['db'];
   readonly operator: OperatorUseCases;
   readonly clock: Clock;
+  /** Whether messages written to direct guests are emailed (SMTP_URL is set), as the server would. */
+  readonly emailDelivery: boolean;
   /** What changed just before the command: every command first brings the database up to date. */
   readonly preparation: DatabasePreparation;
   /** Prints one line of the command's result on stdout. */

@@ -11,7 +11,7 @@ export const runMessageRulesCommand: CliCommand = {
     'Safe beside running servers: only one of them sends at a time, and no message goes out twice.',
   options: {},
   parse: () => async (context) => {
-    const result = await runMessageRulesOnce(context.db, context.clock);
+    const result = await runMessageRulesOnce(context.db, context.clock, context.emailDelivery);
     if (result === null) {
       context.out('Another instance is sending the message rules right now; nothing to do here.');
       return;

@@ -16,6 +16,23 @@ export const channelSchema = z
 /** Validates a listing id. */
 export const listingIdSchema = z.string().min(1).max(64).describe('Listing id, e.g. lst_…');
 
+/** A listing's link to its page on one channel account, with the iCal calendar the channel polls. */
+export const listingChannelLinkSchema = z.object({
+  channel: channelSchema,
+  channelAccountId: z.string(),
+  externalListingId: z.string(),
+  url: z.string().nullable(),
+  calendarExportUrl: z
+    .string()
+    .describe(
+      'Secret iCal URL (…/ical/<token>.ics) of the listing’s booked and blocked nights, without guest ' +
+        'details and without this channel’s own reservations: paste it into the channel’s calendar import. ' +
+        'Anyone holding it can read the calendar; reissuing it stops the old one.',
+    ),
+});
+/** One of {@link Listing.channels}. */
+export type ListingChannelLink = z.infer<typeof listingChannelLinkSchema>;
+
 /** A rental listing as every route returns it. Money in major units of `currency`. */
 export const listingSchema = z.object({
   id: z.string(),
@@ -48,14 +65,7 @@ export const listingSchema = z.object({
   monthlyDiscount: z.number().describe('Percent off accommodation for stays of 28 nights or more.'),
   enabled: z.boolean().describe('Disabled listings take no new bookings or quotes.'),
   listingGroupIds: z.array(z.string()),
-  channels: z.array(
-    z.object({
-      channel: channelSchema,
-      channelAccountId: z.string(),
-      externalListingId: z.string(),
-      url: z.string().nullable(),
-    }),
-  ),
+  channels: z.array(listingChannelLinkSchema),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -145,6 +155,18 @@ export const updateListingInputSchema = z
 /** Input of {@link ListingUseCases.update}. */
 export type UpdateListingInput = z.input<typeof updateListingInputSchema>;
 
+/** Which channel link of a listing gets a new calendar export URL. */
+export const reissueCalendarExportUrlInputSchema = z.object({
+  listingId: listingIdSchema,
+  channelAccountId: z
+    .string()
+    .min(1)
+    .max(64)
+    .describe('The channel account the listing is linked to, e.g. cha_…'),
+});
+/** Input of {@link ListingUseCases.reissueCalendarExportUrl}. */
+export type ReissueCalendarExportUrlInput = z.input<typeof reissueCalendarExportUrlInputSchema>;
+
 /** Reads and changes listings. */
 export interface ListingUseCases {
   /** Lists the account's listings by name. */
@@ -158,4 +180,9 @@ export interface ListingUseCases {
   get(actor: Actor, listingId: string): Promise<Listing>;
   /** Changes listing settings; audited. */
   update(actor: Actor, input: UpdateListingInput): Promise<Listing>;
+  /**
+   * Gives a channel link a new calendar export URL: the old one answers 404 from now on. Audited;
+   * `not_found` when the listing is outside the account or not linked to that channel account.
+   */
+  reissueCalendarExportUrl(actor: Actor, input: ReissueCalendarExportUrlInput): Promise<ListingChannelLink>;
 }

@@ -11,10 +11,12 @@ export const messageSenders = ['guest', 'host', 'automation', 'system'] as const
 export type MessageSender = (typeof messageSenders)[number];
 
 /**
- * Where a message is on its way: `received` from the guest; `queued` for a channel connector to deliver;
- * `sent` once delivered; `failed` when the channel refused it.
+ * Where a message is on its way: `received` from the guest; `queued` to be emailed to a direct guest (retried
+ * for about a day); `sent` once the mail server accepted it; `failed` when it refused it or retries ran out;
+ * `not_delivered` when Innkeep could not send it at all (no email delivery on the server, a channel
+ * reservation, no guest email). `deliveryError` says why for the last two.
  */
-export const deliveryStatuses = ['received', 'queued', 'sent', 'failed'] as const;
+export const deliveryStatuses = ['received', 'queued', 'sent', 'failed', 'not_delivered'] as const;
 /** One of {@link deliveryStatuses}. */
 export type DeliveryStatus = (typeof deliveryStatuses)[number];
 
@@ -24,7 +26,16 @@ export const messageSchema = z.object({
   sender: z.enum(messageSenders),
   body: z.string(),
   sentAt: z.string().describe('When it was written (UTC ISO 8601).'),
-  deliveryStatus: z.enum(deliveryStatuses),
+  deliveryStatus: z
+    .enum(deliveryStatuses)
+    .describe(
+      'received (from the guest), queued (to be emailed), sent, failed (refused or retries ran out), ' +
+        'not_delivered (Innkeep could not send it: see deliveryError).',
+    ),
+  deliveryError: z
+    .string()
+    .nullable()
+    .describe('Why it failed or was not delivered, or why a queued one’s last attempt failed; else null.'),
   messageRuleId: z.string().nullable().describe('The message rule that sent it, for automated messages.'),
   authorUserId: z.string().nullable().describe('The user who wrote it, for host messages.'),
 });
@@ -60,8 +71,8 @@ export interface MessageThread {
   /** Oldest first; page on with `messages.nextCursor`. */
   readonly messages: Page<Message>;
   /**
-   * True when the guest wrote last: their latest message is newer than the latest host message.
-   * Automated and system messages are not replies, so they leave this unchanged.
+   * True when the guest wrote last: their latest message is newer than the latest host message that did
+   * not fail or go undelivered. Automated and system messages are not replies, so they leave this unchanged.
    */
   readonly needsReply: boolean;
   /** When the guest last wrote (UTC ISO 8601), or null if they never did. */
@@ -71,7 +82,12 @@ export interface MessageThread {
 /** Input of {@link MessageUseCases.send}. */
 export const sendMessageInputSchema = z.object({
   reservationId: reservationIdSchema,
-  body: z.string().trim().min(1).max(5000).describe('The message to the guest, 1–5000 characters.'),
+  body: z
+    .string()
+    .trim()
+    .min(1)
+    .max(5000)
+    .describe('The message to the guest, 1–5000 characters once leading and trailing whitespace is trimmed.'),
 });
 /** Input of {@link MessageUseCases.send}. */
 export type SendMessageInput = z.input<typeof sendMessageInputSchema>;
@@ -81,9 +97,9 @@ export interface MessageUseCases {
   /** The thread of one reservation; `not_found` for ids outside the account. */
   getThread(actor: Actor, input: GetMessageThreadInput): Promise<MessageThread>;
   /**
-   * Records a host message to the guest, attributed to the acting user, with delivery status `queued`;
-   * audited. Delivering it over the reservation's channel is the channel connector's job, outside the
-   * domain: it picks up queued messages and marks them `sent` or `failed`.
+   * Records a host message to the guest (its body trimmed), attributed to the acting user; audited. Its
+   * status follows `decideMessageDelivery` (message-delivery.ts): `queued` for the message delivery job to email, else
+   * `not_delivered` with the reason in `deliveryError`.
    */
   send(actor: Actor, input: SendMessageInput): Promise<Message>;
 }

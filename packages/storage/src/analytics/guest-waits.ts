@@ -10,7 +10,7 @@ import {
 /**
  * Rewrites the `guest_waits` rows of some reservations' threads from their messages, and moves their
  * `guest_wait_buckets` and `listing_wait_months` with them. Call it inside the transaction that inserted a
- * message, after the insert, so response-time analytics never see a thread whose waits lag behind its
+ * message or changed its delivery status, after that write, so response-time analytics never see a thread whose waits lag behind its
  * messages.
  *
  * Two messages written at once to one thread would each rewrite the thread's waits from what they see: the
@@ -38,10 +38,14 @@ export async function rebuildGuestWaits(trx: Executor, accountId: string): Promi
   await rebuildGuestWaitBuckets(trx, accountId);
 }
 
+/** The statuses of a message that never reached the guest. */
+const undeliveredStatuses = sql`('failed', 'not_delivered')`;
+
 // A wait starts at a guest message whose previous guest-or-host message in the thread is not the guest's
 // (or that opens the thread); it is answered by the host's next message. Automated and system messages
 // neither start nor end a wait: the first automated message sent during it is kept apart, so a question can
-// choose to count it as the answer; one whose delivery failed never reached the guest, so it answers nothing.
+// choose to count it as the answer. A host or automated message that failed or was not delivered never
+// reached the guest, so it answers nothing, and is left out as if it had not been written.
 // Ties in sent_at are ordered by id, the same order on every rebuild.
 // Returns the inserted waits' bucketed columns when `returning` (a thread's few), nothing for a bulk rebuild.
 async function insertGuestWaits(
@@ -67,7 +71,8 @@ async function insertGuestWaits(
         min(m.sent_at) filter (where m.sender = 'host')
           over (thread rows between 1 following and unbounded following) as answered_at
       from messages m
-      where m.sender in ('guest', 'host') and ${messageFilter}
+      where (m.sender = 'guest' or (m.sender = 'host' and m.delivery_status not in ${undeliveredStatuses}))
+        and ${messageFilter}
       window thread as (partition by m.reservation_id order by m.sent_at, m.id)
     ) w
     join reservations r on r.id = w.reservation_id
@@ -77,7 +82,7 @@ async function insertGuestWaits(
       from messages a
       where a.reservation_id = w.reservation_id
         and a.sender = 'automation'
-        and a.delivery_status <> 'failed'
+        and a.delivery_status not in ${undeliveredStatuses}
         and a.sent_at >= w.sent_at
         and (w.answered_at is null or a.sent_at < w.answered_at)
     ) automated

@@ -1,15 +1,18 @@
 import {
   type Actor,
   assertCanWrite,
+  calendarExportUrl,
   DomainError,
   decodeCursor,
   type Listing,
+  type ListingChannelLink,
   type ListingUseCases,
   listAvailableListingsInputSchema,
   listListingsInputSchema,
   notFound,
   type Page,
   parseInput,
+  reissueCalendarExportUrlInputSchema,
   toMajorUnits,
   toMinorUnits,
   toPage,
@@ -22,8 +25,18 @@ import type { StoreDeps } from '../store-deps.ts';
 import { inTransaction, recordAudit } from '../transaction.ts';
 import { recordEvent } from '../webhooks/record-event.ts';
 
+/** What listing use cases need besides the database. */
+export interface ListingStoreDeps extends StoreDeps {
+  /**
+   * The public address (BASE_URL) without a trailing slash, which calendar export URLs start with; without
+   * it they are paths (`/ical/<token>.ics`) for the caller to complete.
+   */
+  readonly publicBaseUrl?: string | undefined;
+}
+
 /** Listing use cases over PostgreSQL. */
-export function createListingUseCases({ db }: StoreDeps): ListingUseCases {
+export function createListingUseCases({ db, publicBaseUrl }: ListingStoreDeps): ListingUseCases {
+  const toListing = (row: ListingWithDetails) => listingOfRow(row, publicBaseUrl);
   // get_listing is the hottest read of /mcp: concurrent requests share one query per turn of the event loop.
   const lookUpListing = createBatchedLookup<ListingKey, ListingWithDetails>({
     fetch: (keys) =>
@@ -62,7 +75,7 @@ export function createListingUseCases({ db }: StoreDeps): ListingUseCases {
           ]),
         );
       }
-      return pageByName(query, input);
+      return pageByName(query, input, toListing);
     },
 
     async listAvailable(actor, rawInput) {
@@ -85,7 +98,7 @@ export function createListingUseCases({ db }: StoreDeps): ListingUseCases {
           ),
         ),
       );
-      return pageByName(query, input);
+      return pageByName(query, input, toListing);
     },
 
     async get(actor, listingId) {
@@ -138,7 +151,7 @@ export function createListingUseCases({ db }: StoreDeps): ListingUseCases {
           );
         }
         // In API form, so the event reports what changed in the units and names receivers read.
-        const before = await findListingOrThrow(trx, actor, current.id);
+        const before = toListing(await findListingRowOrThrow(trx, actor, current.id));
         await trx
           .updateTable('listings')
           .set({ ...changes, updated_at: new Date() })
@@ -151,7 +164,7 @@ export function createListingUseCases({ db }: StoreDeps): ListingUseCases {
           targetId: listingId,
           details: { changed },
         });
-        const after = await findListingOrThrow(trx, actor, listingId);
+        const after = toListing(await findListingRowOrThrow(trx, actor, listingId));
         const fieldChanges = listingFieldChanges(before, after, Object.keys(changed) as (keyof Listing)[]);
         // Setting a value it already had changes nothing a receiver could see.
         if (Object.keys(fieldChanges).length > 0) {
@@ -162,6 +175,47 @@ export function createListingUseCases({ db }: StoreDeps): ListingUseCases {
           });
         }
         return after;
+      });
+    },
+
+    async reissueCalendarExportUrl(actor, rawInput) {
+      assertCanWrite(actor);
+      const input = parseInput(reissueCalendarExportUrlInputSchema, rawInput);
+      return inTransaction(db, async (trx) => {
+        // The token's column default draws the new secret, so PostgreSQL alone ever makes one.
+        const reissued = await trx
+          .updateTable('listing_channel_links')
+          .set({ calendar_export_token: sql<string>`default` })
+          .where('listing_id', '=', input.listingId)
+          .where('channel_account_id', '=', input.channelAccountId)
+          .where((eb) =>
+            eb.exists(
+              eb
+                .selectFrom('listings')
+                .whereRef('listings.id', '=', 'listing_channel_links.listing_id')
+                .where('listings.account_id', '=', actor.accountId),
+            ),
+          )
+          .returning('listing_id')
+          .executeTakeFirst();
+        if (reissued === undefined) {
+          throw new DomainError(
+            'not_found',
+            `Listing ${input.listingId} has no link to channel account ${input.channelAccountId} in this ` +
+              'account; get_listing lists its channels.',
+            { details: { kind: 'listing_channel_link', ...input } },
+          );
+        }
+        await recordAudit(trx, actor, {
+          action: 'listing.calendar_export_url.reissue',
+          targetType: 'listing',
+          targetId: input.listingId,
+          details: { channelAccountId: input.channelAccountId },
+        });
+        const listing = toListing(await findListingRowOrThrow(trx, actor, input.listingId));
+        const link = listing.channels.find((channel) => channel.channelAccountId === input.channelAccountId);
+        if (link === undefined) throw notFound('listing', input.listingId);
+        return link;
       });
     },
   };
@@ -196,6 +250,7 @@ function listingsOfAccount(db: Executor, accountId: string) {
 async function pageByName(
   query: ReturnType<typeof listingsOfAccount>,
   page: { readonly limit: number; readonly cursor?: string | undefined },
+  toListing: (row: ListingWithDetails) => Listing,
 ): Promise<Page<Listing>> {
   let paged = query;
   if (page.cursor !== undefined) {
@@ -239,11 +294,15 @@ export async function assertListingsInAccount(
   }
 }
 
-/** One listing of the actor's account, with its groups and channel links; `not_found` otherwise. */
-export async function findListingOrThrow(db: Executor, actor: Actor, listingId: string): Promise<Listing> {
+/** One listing row of the actor's account, with its groups and channel links; `not_found` otherwise. */
+async function findListingRowOrThrow(
+  db: Executor,
+  actor: Actor,
+  listingId: string,
+): Promise<ListingWithDetails> {
   const [row] = await selectListing(db, listingId, actor.accountId);
   if (!row) throw notFound('listing', listingId);
-  return toListing(row);
+  return row;
 }
 
 /** Which listing of which account a lookup wants. */
@@ -303,10 +362,15 @@ function compiledOnce<A extends unknown[], Row>(
   };
 }
 
+/** A channel link as {@link listingDetails} selects it: the export's token, not yet its URL. */
+type ChannelLinkDetails = Omit<ListingChannelLink, 'calendarExportUrl'> & {
+  readonly calendarExportToken: string;
+};
+
 /** A listing row with its group ids and channel links, as {@link listingDetails} selects them. */
 type ListingWithDetails = ListingRow & {
   readonly listing_group_ids: string[];
-  readonly channel_links: Listing['channels'];
+  readonly channel_links: ChannelLinkDetails[];
 };
 
 /**
@@ -329,11 +393,12 @@ function listingDetails(eb: ExpressionBuilder<Database, 'listings'>) {
       .innerJoin('channel_accounts as channel_account', 'channel_account.id', 'link.channel_account_id')
       .select(
         // The schema's check constraint allows only the known channels.
-        sql<Listing['channels']>`coalesce(json_agg(json_build_object(
+        sql<ChannelLinkDetails[]>`coalesce(json_agg(json_build_object(
           'channel', channel_account.channel,
           'channelAccountId', link.channel_account_id,
           'externalListingId', link.external_listing_id,
-          'url', link.url
+          'url', link.url,
+          'calendarExportToken', link.calendar_export_token
         ) order by channel_account.channel, link.channel_account_id), '[]'::json)`.as('links'),
       )
       .whereRef('link.listing_id', '=', 'listings.id')
@@ -343,7 +408,8 @@ function listingDetails(eb: ExpressionBuilder<Database, 'listings'>) {
   ] as const;
 }
 
-function toListing(row: ListingWithDetails): Listing {
+/** The listing of `row`, its calendar export URLs starting with `publicBaseUrl`. */
+function listingOfRow(row: ListingWithDetails, publicBaseUrl: string | undefined): Listing {
   const money = (minor: number) => toMajorUnits(minor, row.currency);
   return {
     id: row.id,
@@ -376,7 +442,10 @@ function toListing(row: ListingWithDetails): Listing {
     monthlyDiscount: Number(row.monthly_discount_pct),
     enabled: row.enabled,
     listingGroupIds: row.listing_group_ids,
-    channels: row.channel_links,
+    channels: row.channel_links.map(({ calendarExportToken, ...link }) => ({
+      ...link,
+      calendarExportUrl: calendarExportUrl(publicBaseUrl, calendarExportToken),
+    })),
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };

@@ -1,5 +1,6 @@
 import type { Channel } from '@innkeep/domain';
 import {
+  decideMessageDelivery,
   type MessageRuleRunner,
   newId,
   parseInput,
@@ -10,9 +11,9 @@ import {
 import { sql, type Transaction } from 'kysely';
 import { refreshGuestWaits } from '../analytics/guest-waits.ts';
 import type { Database } from '../database.ts';
-import type { StoreDeps } from '../store-deps.ts';
 import { inTransaction } from '../transaction.ts';
 import { recordEvents } from '../webhooks/record-event.ts';
+import type { MessageStoreDeps } from './message-store-deps.ts';
 
 /** How far back a due message is still sent: a down server catches up a day, a new rule skips past guests. */
 const lookbackHours = 24;
@@ -38,13 +39,18 @@ interface DueRow {
   confirmation_code: string;
   access_code: string | null;
   channel: string;
+  guest_email: string | null;
   guest_price_minor: number;
   currency: string;
   host_first_name: string | null;
 }
 
 /** The message rule runner over PostgreSQL. */
-export function createMessageRuleRunner({ db, clock }: StoreDeps): MessageRuleRunner {
+export function createMessageRuleRunner({
+  db,
+  clock,
+  emailDelivery = false,
+}: MessageStoreDeps): MessageRuleRunner {
   return {
     async runDue(rawOptions = {}) {
       const options = parseInput(runDueMessageRulesInputSchema, rawOptions);
@@ -60,36 +66,45 @@ export function createMessageRuleRunner({ db, clock }: StoreDeps): MessageRuleRu
         const written = await trx
           .insertInto('messages')
           .values(
-            sendable.map((row) => ({
-              id: newId('message'),
-              account_id: row.account_id,
-              reservation_id: row.reservation_id,
-              sender: 'automation',
-              body: renderTemplate(row.text, {
-                guestFirstName: row.guest_first_name,
-                guestLastName: row.guest_last_name,
-                adults: row.adults,
-                children: row.children,
-                listingName: row.listing_name,
-                listingAddress: row.listing_address,
-                listingCity: row.listing_city,
-                countryCode: row.country_code,
-                startDate: row.start_date,
-                endDate: row.end_date,
-                checkInHour: row.check_in_hour,
-                checkOutHour: row.check_out_hour,
-                confirmationCode: row.confirmation_code,
-                accessCode: row.access_code,
+            sendable.map((row) => {
+              const delivery = decideMessageDelivery({
                 channel: row.channel as Channel,
-                guestPriceMinor: row.guest_price_minor,
-                currency: row.currency,
-                hostFirstName: row.host_first_name ?? '',
-              }),
-              sent_at: now,
-              message_rule_id: row.rule_id,
-              author_user_id: null,
-              delivery_status: 'queued',
-            })),
+                guestEmail: row.guest_email,
+                emailDelivery,
+              });
+              return {
+                id: newId('message'),
+                account_id: row.account_id,
+                reservation_id: row.reservation_id,
+                sender: 'automation',
+                body: renderTemplate(row.text, {
+                  guestFirstName: row.guest_first_name,
+                  guestLastName: row.guest_last_name,
+                  adults: row.adults,
+                  children: row.children,
+                  listingName: row.listing_name,
+                  listingAddress: row.listing_address,
+                  listingCity: row.listing_city,
+                  countryCode: row.country_code,
+                  startDate: row.start_date,
+                  endDate: row.end_date,
+                  checkInHour: row.check_in_hour,
+                  checkOutHour: row.check_out_hour,
+                  confirmationCode: row.confirmation_code,
+                  accessCode: row.access_code,
+                  channel: row.channel as Channel,
+                  guestPriceMinor: row.guest_price_minor,
+                  currency: row.currency,
+                  hostFirstName: row.host_first_name ?? '',
+                }),
+                sent_at: now,
+                message_rule_id: row.rule_id,
+                author_user_id: null,
+                delivery_status: delivery.deliveryStatus,
+                delivery_error: delivery.deliveryError,
+                next_delivery_at: delivery.deliveryStatus === 'queued' ? now : null,
+              };
+            }),
           )
           // A runner on another instance may have sent some of these since we looked: the unique index
           // from migration 2026_11_21_0002 keeps its copy and drops ours.
@@ -183,6 +198,7 @@ function dueQuery(now: Date, since: Date, limit: number) {
       r.confirmation_code,
       r.access_code,
       r.channel,
+      r.guest_email,
       r.guest_price_minor,
       r.currency,
       owner.first_name as host_first_name

@@ -2,6 +2,7 @@ import type { Channel, ReservationStatus } from '@innkeep/domain';
 import {
   assertCanWrite,
   type DeliveryStatus,
+  decideMessageDelivery,
   decodeCursor,
   getMessageThreadInputSchema,
   type Message,
@@ -16,12 +17,16 @@ import { type Insertable, sql } from 'kysely';
 import { refreshGuestWaits } from '../analytics/guest-waits.ts';
 import type { MessagesTable } from '../database.ts';
 import { findReservationViewOrThrow } from '../reservations/reservation-queries.ts';
-import type { StoreDeps } from '../store-deps.ts';
 import { inTransaction, recordAudit } from '../transaction.ts';
 import { recordEvent } from '../webhooks/record-event.ts';
+import type { MessageStoreDeps } from './message-store-deps.ts';
 
 /** Message use cases over PostgreSQL. */
-export function createMessageUseCases({ db, clock }: StoreDeps): MessageUseCases {
+export function createMessageUseCases({
+  db,
+  clock,
+  emailDelivery = false,
+}: MessageStoreDeps): MessageUseCases {
   return {
     async getThread(actor, rawInput) {
       const input = parseInput(getMessageThreadInputSchema, rawInput);
@@ -54,6 +59,8 @@ export function createMessageUseCases({ db, clock }: StoreDeps): MessageUseCases
         .where('account_id', '=', actor.accountId)
         .where('reservation_id', '=', reservation.id)
         .where('sender', 'in', ['guest', 'host'])
+        // A reply that never reached the guest answers nothing, as in the response-time analytics.
+        .where('delivery_status', 'not in', ['failed', 'not_delivered'])
         .groupBy('sender')
         .execute();
       const lastAt = (sender: MessageSender) => {
@@ -85,16 +92,24 @@ export function createMessageUseCases({ db, clock }: StoreDeps): MessageUseCases
       const input = parseInput(sendMessageInputSchema, rawInput);
       return inTransaction(db, async (trx) => {
         const reservation = await findReservationViewOrThrow(trx, actor, input.reservationId);
+        const now = clock.now();
+        const delivery = decideMessageDelivery({
+          channel: reservation.channel as Channel,
+          guestEmail: reservation.guest_email,
+          emailDelivery,
+        });
         const row = {
           id: newId('message'),
           account_id: actor.accountId,
           reservation_id: reservation.id,
           sender: 'host',
           body: input.body,
-          sent_at: clock.now(),
+          sent_at: now,
           message_rule_id: null,
           author_user_id: actor.userId,
-          delivery_status: 'queued',
+          delivery_status: delivery.deliveryStatus,
+          delivery_error: delivery.deliveryError,
+          next_delivery_at: delivery.deliveryStatus === 'queued' ? now : null,
         } satisfies Insertable<MessagesTable>;
         await trx.insertInto('messages').values(row).execute();
         await refreshGuestWaits(trx, [reservation.id]);
@@ -121,6 +136,7 @@ function toMessage(row: {
   body: string;
   sent_at: Date;
   delivery_status: string;
+  delivery_error: string | null;
   message_rule_id: string | null;
   author_user_id: string | null;
 }): Message {
@@ -130,6 +146,7 @@ function toMessage(row: {
     body: row.body,
     sentAt: row.sent_at.toISOString(),
     deliveryStatus: row.delivery_status as DeliveryStatus,
+    deliveryError: row.delivery_error,
     messageRuleId: row.message_rule_id,
     authorUserId: row.author_user_id,
   };

@@ -30,6 +30,8 @@ import * as paceSnapshotMonths from './2026_11_27_0028_pace_snapshot_months.ts';
 import * as reservationMonthFacts from './2026_11_27_0029_reservation_month_facts.ts';
 import * as blockMonthFacts from './2026_11_27_0030_block_month_facts.ts';
 import * as calendarGapYears from './2026_11_28_0031_calendar_gap_years.ts';
+import * as calendarExports from './2026_11_28_0032_calendar_exports.ts';
+import * as messageDelivery from './2026_11_28_0033_message_delivery.ts';
 
 /**
  * The domain's migrations by name. Names sort in the order they run; other packages (auth) contribute
@@ -67,4 +69,6 @@ export const domainMigrations: Readonly<Record<string, Migration>> = {
   '2026_11_27_0029_reservation_month_facts': reservationMonthFacts,
   '2026_11_27_0030_block_month_facts': blockMonthFacts,
   '2026_11_28_0031_calendar_gap_years': calendarGapYears,
+  '2026_11_28_0032_calendar_exports': calendarExports,
+  '2026_11_28_0033_message_delivery': messageDelivery,
 };

@@ -1,8 +1,16 @@
-import { getListingOperation, listListingsOperation, updateListingOperation } from '@innkeep/operations';
+import {
+  getListingOperation,
+  listListingsOperation,
+  reissueCalendarExportUrlOperation,
+  updateListingOperation,
+} from '@innkeep/operations';
 import { defineRoute, type RestRoute } from '../../route-definition.ts';
 import { ignoredBodySchema } from './ignored-body.ts';
 
-/** Listings in Innkeep's own field names: list, read one, change, and switch bookings on or off. */
+/**
+ * Listings in Innkeep's own field names: list, read one, change, switch bookings on or off, and reissue a
+ * channel link's calendar export URL.
+ */
 export const listingsRoutes: readonly RestRoute[] = [
   defineRoute({
     operation: listListingsOperation,
@@ -50,5 +58,18 @@ export const listingsRoutes: readonly RestRoute[] = [
     tag: 'Listings',
     bodySchema: ignoredBodySchema,
     input: ({ params }) => ({ listingId: params.listingId, enabled: false }),
+  }),
+  defineRoute({
+    operation: reissueCalendarExportUrlOperation,
+    method: 'POST',
+    path: '/reissueCalendarExportUrl/:listingId/:channelAccountId',
+    summary:
+      'Gives a listing’s link to a channel account a new secret iCal URL; the old URL answers 404 from now on.',
+    description:
+      'The channel link with its new calendarExportUrl: paste it into the channel’s calendar import in ' +
+      'place of the old one.',
+    tag: 'Listings',
+    bodySchema: ignoredBodySchema,
+    input: ({ params }) => ({ listingId: params.listingId, channelAccountId: params.channelAccountId }),
   }),
 ];
