@@ -3,7 +3,7 @@ import type { Actor } from '../core/actor.ts';
 import { type Page, pageInputShape } from '../core/paging.ts';
 import { channelSchema } from '../listings/listings.ts';
 
-/** How Innkeep is connected to a channel account: full API sync, an iCal feed, or messages only. */
+/** How a channel account is meant to connect: API sync (no connector in this build), iCal calendars, or messages only. */
 export const connectionTypes = ['api', 'ical', 'messaging_only'] as const;
 /** One of {@link connectionTypes}. */
 export type ConnectionType = (typeof connectionTypes)[number];
@@ -29,11 +29,16 @@ export const channelAccountSchema = z.object({
   email: z.string().nullable().describe('Login email of the channel account, when known.'),
   connectionType: z
     .enum(connectionTypes)
-    .describe('api: availability, prices and messages sync; ical: calendar feed only; messaging_only.'),
+    .describe(
+      'api (no connector in this build); ical (channels poll listings’ calendarExportUrl); messaging_only.',
+    ),
   status: z
     .enum(channelAccountStatuses)
     .describe('connected; needs_reauth (the host must log in to the channel again); disconnected; error.'),
-  lastSyncAt: z.string().nullable().describe('When the last successful sync finished (UTC ISO 8601).'),
+  lastSyncAt: z
+    .string()
+    .nullable()
+    .describe('Last successful sync as recorded (UTC ISO 8601); this build syncs no channel.'),
   lastError: z.string().nullable().describe('What went wrong on the last failed sync; null when none.'),
   listingCount: z.number().describe('How many Innkeep listings are linked to this channel account.'),
   createdAt: z.string(),

@@ -96,7 +96,7 @@ cuts is flagged \`partial\`.
   the period that got a review; the reply rate the share of reviews with a host response.
 - **Response time** is measured per wait: from a guest's message (after the host's last one) to the host's
   next message, in real elapsed time. The median is the headline; automated messages from message rules do
-  not count as answers unless you ask for it, and one whose delivery failed never counts: the guest never got
-  it.
+  not count as answers unless you ask for it, and one that failed or was not delivered never counts: the guest
+  never got it.
 `,
 };

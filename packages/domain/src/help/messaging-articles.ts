@@ -41,6 +41,13 @@ Each rule has a **trigger** and an **offset** in days (\`offsetDays\`, −60 to 
 For example \`check_in\` with \`offsetDays -1\` sends the day before arrival, and \`review_request\` with
 \`offsetDays 1\` the day after check-out.
 
+## Where a message goes
+
+A message, a rule's or your own, is emailed to the guest of a direct booking when the server has email set up
+(and the guest an email address); its status becomes \`sent\`, or \`failed\` with the mail server's reason.
+Otherwise it is kept in the thread as \`not_delivered\` with the reason: Innkeep has no connector to Airbnb,
+Vrbo or Booking.com, so answer those guests in the channel's own inbox.
+
 \`sendTime\` (24-hour \`HH:MM\`, in the listing's time zone) sends at that time of the day. Without it, event
 triggers (\`inquiry\`, \`booking_confirmed\`, \`cancelled\`) send as soon as they are due; \`check_in\` and
 \`check_out\` send at the stay's check-in or check-out hour; \`during_stay\` and \`review_request\` at

@@ -185,7 +185,8 @@ export const pricingReviewPrompt = definePrompt({
         '"lastMinuteDays": 7, "orphanGapMaxNights": 3}: give only the conditions needed, and check the rules ' +
         'above so a new rule does not double one in force.\n' +
         '3. Present the proposals as a list and wait. Call set_prices or create_pricing_rule only for what ' +
-        'the host approves, exactly as approved: new prices reach guests on every channel. For more detail ' +
+        'the host approves, exactly as approved: new prices apply to bookings made here at once; channels ' +
+        'are not sent prices. For more detail ' +
         'use get_pace_stats (on the books against the same lead time last year), get_gap_analysis (orphan ' +
         'nights and their value), get_pricing_stats (listed against booked prices), get_occupancy_stats, ' +
         'get_calendar, get_quote or get_pricing_rules.',

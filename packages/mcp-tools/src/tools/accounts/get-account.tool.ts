@@ -7,7 +7,6 @@ export const getAccountTool = defineTool({
   name: 'get_account',
   title: 'Get a connected channel account',
   description:
-    'One connected channel account by id: connection type, health, last sync and error, linked listings. ' +
-    'Use it to explain why a listing stopped syncing; needs_reauth means the host must log in to the ' +
-    'channel again.',
+    'One channel account by id: connection type, status, last sync and error as recorded (this build ' +
+    'syncs no channel), linked listings. Use it when a host asks why a channel shows other dates.',
 });

@@ -7,7 +7,6 @@ export const listAccountsTool = defineTool({
   name: 'list_accounts',
   title: 'List connected channel accounts',
   description:
-    'Lists the host’s connected channel accounts (Airbnb, Vrbo, Booking.com, direct): connection type, ' +
-    'health, last sync and error, linked listings. Use it when bookings, prices or messages do not reach ' +
-    'a channel.',
+    'Lists the host’s channel accounts (Airbnb, Vrbo, Booking.com, direct): connection type, status, last ' +
+    'sync and error as recorded (this build syncs no channel), linked listings.',
 });

@@ -9,7 +9,7 @@ export const updateListingTool = defineTool({
   description:
     'Changes one listing’s settings: names, base and minimum price, fees, tax, capacity, stay limits, ' +
     'hours, discounts, enabled; only the fields given change. Read get_listing first: the old values undo ' +
-    'a change. What changes: quotes, new bookings and every channel follow at once (enabled false stops ' +
-    'bookings); reservations keep their terms. Returns the listing.',
+    'a change. What changes: quotes and new bookings here follow at once (enabled false stops ' +
+    'them; channels are not sent settings); reservations keep their terms. Returns the listing.',
   writeHints: { destructiveHint: true, idempotentHint: true, openWorldHint: false },
 });

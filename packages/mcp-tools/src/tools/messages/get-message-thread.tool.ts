@@ -8,6 +8,6 @@ export const getMessageThreadTool = defineTool({
   title: 'Read a guest conversation',
   description:
     'The conversation with one reservation’s guest, oldest first: author (guest, host, automation, ' +
-    'system), time, text and delivery status; the stay in brief; needsReply and when the guest last ' +
-    'wrote. Page with messages.nextCursor. Reply with send_message.',
+    'system), time, text, delivery status and deliveryError; the stay in brief; needsReply and when the ' +
+    'guest last wrote. Page with messages.nextCursor. Reply with send_message.',
 });

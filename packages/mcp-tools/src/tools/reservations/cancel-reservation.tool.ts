@@ -9,7 +9,7 @@ export const cancelReservationTool = defineTool({
   description:
     'Cancels a direct reservation; Airbnb, Vrbo and Booking.com stays are refused (failed_precondition) ' +
     'and are cancelled on their channel. Confirm guest and dates with get_reservation first. What ' +
-    'changes: ⚠️ for good; the nights are free at once on every channel; the guest is told nothing. ' +
+    'changes: ⚠️ for good; the nights are free at once here and in calendar exports; the guest is told nothing. ' +
     'Returns the cancelled reservation.',
   writeHints: { destructiveHint: true, idempotentHint: true, openWorldHint: false },
 });

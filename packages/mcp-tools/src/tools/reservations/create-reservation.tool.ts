@@ -9,7 +9,7 @@ export const createReservationTool = defineTool({
   description:
     'Books a direct reservation (channel bookings arrive by sync), checking in from the listing’s today ' +
     'on. Quote it first with get_quote; without guestPrice it is priced the same and stay rules apply, ' +
-    'with it only capacity and free nights are checked. What changes: the nights close on every channel; ' +
-    'the guest is told nothing; each call books another stay. Returns the reservation.',
+    'with it only capacity and free nights are checked. What changes: the nights close here and in calendar ' +
+    'exports; the guest is told nothing; each call books another stay. Returns the reservation.',
   writeHints: { destructiveHint: false, idempotentHint: false, openWorldHint: false },
 });

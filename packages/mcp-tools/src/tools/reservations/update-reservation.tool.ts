@@ -10,6 +10,6 @@ export const updateReservationTool = defineTool({
     'Changes a reservation’s guest details and counts, hours, door code, notes, dates or price; only the ' +
     'fields given change, null clears one. Read get_reservation first. New dates must be free; a moved ' +
     'direct booking is re-priced unless guestPrice is given. What changes: the old values, and moved ' +
-    'nights on every channel; a channel’s own booking changes only there. Returns the reservation.',
+    'nights here and in calendar exports; a channel’s own booking changes only there. Returns the reservation.',
   writeHints: { destructiveHint: true, idempotentHint: true, openWorldHint: false },
 });

@@ -9,7 +9,7 @@ export const createPricingRuleTool = defineTool({
   description:
     'Adds a rule raising or lowering nightly prices by a percent or an amount on nights matching all its ' +
     'conditions (weekdays, dates, last minute, orphan gaps), after existing rules and never below ' +
-    'minPrice. Check get_pricing_rules first. What changes: ⚠️ prices on every channel and, without ' +
+    'minPrice. Check get_pricing_rules first. What changes: ⚠️ prices here (for every channel) and, without ' +
     'listingIds, every listing, also future ones; no tool here edits or removes it. Returns the rule.',
   writeHints: { destructiveHint: true, idempotentHint: false, openWorldHint: false },
 });
