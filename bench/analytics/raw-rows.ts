@@ -234,6 +234,7 @@ export interface MessageRow {
   readonly reservation_id: string;
   readonly sender: string;
   readonly sent_at: Date;
+  readonly delivery_status: string;
 }
 
 /**
@@ -243,7 +244,7 @@ export interface MessageRow {
 export function fetchThreads(db: Db, accountId: string, from: Date, to: Date): Promise<MessageRow[]> {
   return db
     .selectFrom('messages')
-    .select(['id', 'reservation_id', 'sender', 'sent_at'])
+    .select(['id', 'reservation_id', 'sender', 'sent_at', 'delivery_status'])
     .where('account_id', '=', accountId)
     .where('reservation_id', 'in', (eb) =>
       eb

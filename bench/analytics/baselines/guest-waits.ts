@@ -18,7 +18,8 @@ export interface GuestWait {
 /**
  * The waits that began in `range` (listing-local date of the guest's message), computed in JavaScript from the
  * whole threads of the reservations with messages around the period: the threads are sorted, guest and host
- * messages walked in order, automated and system messages skipped.
+ * messages walked in order, automated and system messages skipped, and so are host messages that failed or
+ * were not delivered (the guest never got them).
  */
 export async function fetchGuestWaits(context: BenchContext, range: NightRange): Promise<GuestWait[]> {
   const from = new Date(`${addDays(range.startDate, -1)}T00:00:00Z`);
@@ -32,6 +33,7 @@ export async function fetchGuestWaits(context: BenchContext, range: NightRange):
   const threads = new Map<string, MessageRow[]>();
   for (const message of messages) {
     if (message.sender !== 'guest' && message.sender !== 'host') continue;
+    if (message.delivery_status === 'failed' || message.delivery_status === 'not_delivered') continue;
     const thread = threads.get(message.reservation_id) ?? [];
     thread.push(message);
     threads.set(message.reservation_id, thread);
