@@ -56,6 +56,7 @@ describe('loadConfig', () => {
       webhooks: true,
       webhookAllowPrivate: false,
       webhookEventRetentionDays: 30,
+      emailDelivery: false,
       metricsPort: undefined,
       shutdownDrainMs: 10_000,
       logLevel: 'info',
@@ -358,8 +359,11 @@ describe('loadConfig', () => {
 
     it('turn it on with an smtp:// or smtps:// URL and a sender, the reply address optional', () => {
       expect(
-        loadConfig({ ...keys, SMTP_URL: 'smtp://mail.example.com:587', MAIL_FROM: 'stays@example.com' }).mail,
-      ).toEqual({ smtpUrl: 'smtp://mail.example.com:587', from: 'stays@example.com', replyTo: undefined });
+        loadConfig({ ...keys, SMTP_URL: 'smtp://mail.example.com:587', MAIL_FROM: 'stays@example.com' }),
+      ).toMatchObject({
+        emailDelivery: true,
+        mail: { smtpUrl: 'smtp://mail.example.com:587', from: 'stays@example.com', replyTo: undefined },
+      });
       expect(
         loadConfig({
           ...keys,
@@ -418,11 +422,21 @@ describe('loadDataConfig', () => {
     expect(loadDataConfig({ DATA_DIR: dataDir, PORT: 'not a port' })).toEqual({
       database: { kind: 'pglite', dataDir },
       logLevel: 'info',
+      emailDelivery: false,
     });
     expect(loadDataConfig({ DATABASE_URL: postgresUrl, LOG_LEVEL: 'debug' })).toEqual({
       database: { kind: 'postgres', url: postgresUrl },
       logLevel: 'debug',
+      emailDelivery: false,
     });
+  });
+
+  it('says whether guest messages are emailed, so CLI commands write them as the server would', () => {
+    const dataDir = tempDataDir();
+    expect(loadDataConfig({ DATA_DIR: dataDir, SMTP_URL: 'smtp://mail.example.com:587' }).emailDelivery).toBe(
+      true,
+    );
+    expect(loadDataConfig({ DATA_DIR: dataDir, SMTP_URL: ' ' }).emailDelivery).toBe(false);
   });
 
   it('refuses a DATABASE_URL that is not PostgreSQL', () => {

@@ -13,6 +13,7 @@ export const demoDerivedTables = [
   'calendar_gaps',
   'calendar_gap_years',
   'calendar_hold_spans',
+  'listing_hold_changes',
   'block_month_facts',
   'check_in_month_facts',
   'booking_pattern_facts',

@@ -17,13 +17,18 @@ const today = '2026-11-21';
 // The generator's "now": 18:00 UTC on today, which is today in every demo time zone.
 const now = '2026-11-21T18:00:00Z';
 
-/** One count and one md5 over every row of every table, rows ordered by their text; password hashes left out. */
+/**
+ * One count and one md5 over every row of every table, rows ordered by their text; password hashes and
+ * calendar export tokens (secrets PostgreSQL draws at random) left out.
+ */
 async function digestAll(db: Kysely<Database>): Promise<Record<string, string>> {
   const digests: Record<string, string> = {};
   for (const table of demoTables) {
     const { rows } = await sql<{ n: number; digest: string }>`
       select count(*)::int as n, md5(coalesce(string_agg(x, E'\\n' order by x), '')) as digest
-      from (select (to_jsonb(t) - 'password_hash')::text as x from ${sql.table(table)} t) s`.execute(db);
+      from (select (to_jsonb(t) - 'password_hash' - 'calendar_export_token')::text as x from ${sql.table(table)} t) s`.execute(
+      db,
+    );
     digests[table] = `${rows[0]?.n}:${rows[0]?.digest}`;
   }
   return digests;

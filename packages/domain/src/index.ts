@@ -171,11 +171,8 @@ export {
 } from './locks/locks.ts';
 export type {
   DueMessageEmail,
-  MessageDeliveryDecision,
-  MessageDeliveryFacts,
   MessageDeliveryQueue,
   MessageEmailOutcome,
-  RecordedMessageEmailAttempt,
 } from './messages/message-delivery.ts';
 export {
   channelReservationReason,

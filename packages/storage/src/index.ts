@@ -30,7 +30,6 @@ export { createIdentityUseCases } from './identity/identity.store.ts';
 export { createOperatorUseCases } from './identity/operator.store.ts';
 export { createMessageDeliveryQueue } from './messages/message-delivery.store.ts';
 export { createMessageRuleRunner } from './messages/message-rule-runner.ts';
-export type { MessageStoreDeps } from './messages/message-store-deps.ts';
 export { migrateToLatest } from './migrate.ts';
 export { domainMigrations } from './migrations/index.ts';
 export { inTransaction } from './transaction.ts';
