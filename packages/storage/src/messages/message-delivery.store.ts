@@ -1,11 +1,7 @@
-import {
-  DomainError,
-  type DueMessageEmail,
-  type MessageDeliveryQueue,
-  nextMessageEmailAttemptAt,
-} from '@innkeep/domain';
+import { type DueMessageEmail, type MessageDeliveryQueue, nextMessageEmailAttemptAt } from '@innkeep/domain';
 import { sql } from 'kysely';
 import { refreshGuestWaits } from '../analytics/guest-waits.ts';
+import { assertPositiveInteger } from '../queue-arguments.ts';
 import type { StoreDeps } from '../store-deps.ts';
 import { inTransaction } from '../transaction.ts';
 
@@ -137,11 +133,4 @@ interface ClaimedRow {
 
 function clipped(error: string): string {
   return error.length > storedErrorLength ? `${error.slice(0, storedErrorLength - 1)}…` : error;
-}
-
-/** Refuses a count that is not a whole number above zero, before any SQL runs. */
-function assertPositiveInteger(name: string, value: number): void {
-  if (!Number.isInteger(value) || value < 1) {
-    throw new DomainError('invalid_argument', `${name} must be a whole number above zero, got ${value}.`);
-  }
 }

@@ -24,6 +24,7 @@ import {
 } from '@innkeep/domain';
 import { type Insertable, sql } from 'kysely';
 import type { Executor, WebhookDeliveriesTable } from '../database.ts';
+import { assertPositiveInteger } from '../queue-arguments.ts';
 import type { StoreDeps } from '../store-deps.ts';
 import { inTransaction, recordAudit } from '../transaction.ts';
 
@@ -483,11 +484,4 @@ function toWebhookDelivery(row: DeliveryRow): WebhookDelivery {
     deliveredAt: row.delivered_at?.toISOString() ?? null,
     createdAt: row.created_at.toISOString(),
   };
-}
-
-/** Refuses a count that is not a whole number above zero, before any SQL runs. */
-function assertPositiveInteger(name: string, value: number): void {
-  if (!Number.isInteger(value) || value < 1) {
-    throw new DomainError('invalid_argument', `${name} must be a whole number above zero, got ${value}.`);
-  }
 }
