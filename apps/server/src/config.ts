@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateSigningKey, parseSigningKey, type SigningKey } from '@innkeep/auth';
+import { defaultCalendarImportIntervalMinutes } from '@innkeep/domain';
 import {
   ConfigError,
   cleaned,
@@ -99,6 +100,19 @@ export interface Config extends DataConfig, ServiceConfig {
    * false). Only for tests and local development: otherwise a subscription could reach the host's own network.
    */
   readonly webhookAllowPrivate: boolean;
+  /**
+   * CALENDAR_IMPORTS: poll the channel calendars hosts gave their listings' channel links (`on`, the default).
+   * Any number of instances may poll at once; each link is polled by one of them. `off` is for instances that
+   * should only serve requests.
+   */
+  readonly calendarImports: boolean;
+  /** CALENDAR_IMPORT_INTERVAL_MINUTES: minutes between two polls of one channel calendar (default 15, 1–1440). */
+  readonly calendarImportIntervalMinutes: number;
+  /**
+   * CALENDAR_IMPORT_ALLOW_PRIVATE: also fetch calendars over http and from loopback, private and link-local
+   * addresses (default false). Only for tests and local development, as for webhooks.
+   */
+  readonly calendarImportAllowPrivate: boolean;
   /**
    * WEBHOOK_EVENT_RETENTION_DAYS: how many days a webhook event whose deliveries have all finished is kept,
    * with its delivery log, before the housekeeping job removes it (default 30, from 1 to 3650).
@@ -218,6 +232,14 @@ const serverShape = {
     .transform(Number)
     .refine((days) => days <= 3_650, 'must be a whole number of days, from 1 to 3650')
     .default(defaultWebhookEventRetentionDays),
+  CALENDAR_IMPORTS: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
+  CALENDAR_IMPORT_INTERVAL_MINUTES: z
+    .string()
+    .regex(/^[1-9]\d{0,3}$/, 'must be a whole number of minutes, from 1 to 1440')
+    .transform(Number)
+    .refine((minutes) => minutes <= 1_440, 'must be a whole number of minutes, from 1 to 1440')
+    .default(defaultCalendarImportIntervalMinutes),
+  CALENDAR_IMPORT_ALLOW_PRIVATE: z.stringbool({ error: 'must be true or false' }).default(false),
   SMTP_URL: smtpUrlSchema.optional(),
   MAIL_FROM: mailAddressSchema.optional(),
   MAIL_REPLY_TO: mailAddressSchema.optional(),
@@ -301,6 +323,9 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     webhooks: parsed.WEBHOOKS === 'on',
     webhookAllowPrivate: parsed.WEBHOOK_ALLOW_PRIVATE,
     webhookEventRetentionDays: parsed.WEBHOOK_EVENT_RETENTION_DAYS,
+    calendarImports: parsed.CALENDAR_IMPORTS === 'on',
+    calendarImportIntervalMinutes: parsed.CALENDAR_IMPORT_INTERVAL_MINUTES,
+    calendarImportAllowPrivate: parsed.CALENDAR_IMPORT_ALLOW_PRIVATE,
     emailDelivery: parsed.SMTP_URL !== undefined,
     mail:
       parsed.SMTP_URL === undefined || parsed.MAIL_FROM === undefined

@@ -6,6 +6,7 @@ import { systemClock } from '@innkeep/domain';
 import { readConfigOrExit, startService } from '@innkeep/service-host';
 import { createPostgresDomain } from '@innkeep/storage';
 import { buildApp } from './app.ts';
+import { startCalendarImportJob } from './calendar-import-job.ts';
 import { loadConfig } from './config.ts';
 import { hostToolsWebhookDocuments } from './host-tools-webhook-documents.ts';
 import { startHousekeepingJob } from './housekeeping-job.ts';
@@ -75,6 +76,17 @@ await startService({
         onRun: (run) => metrics?.recordJobRun({ job: 'message-delivery', ...run }),
       });
       jobs.push({ name: 'the message delivery job', stop: job.stop });
+    }
+    if (config.calendarImports) {
+      const job = startCalendarImportJob({
+        db: database.db,
+        clock: systemClock,
+        log: app.log,
+        pollIntervalMinutes: config.calendarImportIntervalMinutes,
+        allowPrivate: config.calendarImportAllowPrivate,
+        onRun: (run) => metrics?.recordJobRun({ job: 'calendar-imports', ...run }),
+      });
+      jobs.push({ name: 'the calendar import job', stop: job.stop });
     }
     // Every instance runs it; the lock lets one at a time do the work, so no switch turns it off.
     const housekeeping = startHousekeepingJob({

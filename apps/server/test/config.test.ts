@@ -56,6 +56,9 @@ describe('loadConfig', () => {
       webhooks: true,
       webhookAllowPrivate: false,
       webhookEventRetentionDays: 30,
+      calendarImports: true,
+      calendarImportIntervalMinutes: 15,
+      calendarImportAllowPrivate: false,
       emailDelivery: false,
       metricsPort: undefined,
       shutdownDrainMs: 10_000,
@@ -94,6 +97,28 @@ describe('loadConfig', () => {
     expect(problemsOf({ ...keys, WEBHOOKS: 'yes', WEBHOOK_ALLOW_PRIVATE: 'sometimes' })).toEqual([
       'WEBHOOKS: must be on or off (got "yes")',
       'WEBHOOK_ALLOW_PRIVATE: must be true or false (got "sometimes")',
+    ]);
+  });
+
+  it('reads CALENDAR_IMPORTS, CALENDAR_IMPORT_INTERVAL_MINUTES (1–1440) and CALENDAR_IMPORT_ALLOW_PRIVATE', () => {
+    expect(loadConfig({ ...keys, CALENDAR_IMPORTS: 'off' }).calendarImports).toBe(false);
+    expect(loadConfig({ ...keys, CALENDAR_IMPORT_INTERVAL_MINUTES: '1' }).calendarImportIntervalMinutes).toBe(
+      1,
+    );
+    expect(
+      loadConfig({ ...keys, CALENDAR_IMPORT_INTERVAL_MINUTES: '1440' }).calendarImportIntervalMinutes,
+    ).toBe(1_440);
+    expect(loadConfig({ ...keys, CALENDAR_IMPORT_ALLOW_PRIVATE: 'true' }).calendarImportAllowPrivate).toBe(
+      true,
+    );
+    for (const value of ['0', '1441', '-5', '2.5', '015', 'hourly']) {
+      expect(problemsOf({ ...keys, CALENDAR_IMPORT_INTERVAL_MINUTES: value })).toEqual([
+        `CALENDAR_IMPORT_INTERVAL_MINUTES: must be a whole number of minutes, from 1 to 1440 (got "${value}")`,
+      ]);
+    }
+    expect(problemsOf({ ...keys, CALENDAR_IMPORTS: 'yes', CALENDAR_IMPORT_ALLOW_PRIVATE: 'maybe' })).toEqual([
+      'CALENDAR_IMPORTS: must be on or off (got "yes")',
+      'CALENDAR_IMPORT_ALLOW_PRIVATE: must be true or false (got "maybe")',
     ]);
   });
 

@@ -1,11 +1,10 @@
 import { authMigrations, generateSigningKey } from '@innkeep/auth';
-import { systemClock } from '@innkeep/domain';
-import { prepareDatabase } from '@innkeep/service-host';
-import { createOperatorUseCases, domainMigrations } from '@innkeep/storage';
+import { domainMigrations } from '@innkeep/storage';
 import { openTestDatabase, type TestDatabase } from '@innkeep/storage/testing';
 import { verifyWebhookSignature } from '@innkeep/webhook-delivery';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { seedOwner } from './support/seed-owner.ts';
 import { type ServerProcess, startServerProcess } from './support/server-process.ts';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver.ts';
 
@@ -17,7 +16,12 @@ import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-re
 const writes = 200;
 /** Writes in flight at once. */
 const concurrency = 8;
-const owner = { email: 'webhooks@example.test', password: 'correct horse battery' } as const;
+const owner = {
+  email: 'webhooks@example.test',
+  password: 'correct horse battery',
+  accountName: 'Webhook Stays',
+  listingIdPrefix: 'lst_webhook_',
+} as const;
 
 /** The environment of every server process here: loopback receivers, and no rate limit in the way. */
 const serverEnv = {
@@ -40,7 +44,7 @@ describe('webhook delivery by two server instances on one PostgreSQL database', 
 
   beforeAll(async () => {
     database = await openTestDatabase('postgres', { ...domainMigrations, ...authMigrations });
-    ({ authToken, listingIds } = await seedOwner(database, 4));
+    ({ authToken, listingIds } = await seedOwner(database, owner, 4));
     receiver = await startWebhookReceiver({
       status: () => 204,
       // A short random wait, so attempts overlap and the instances' ticks interleave.
@@ -133,7 +137,7 @@ describe('a webhook schedule whose server is killed between two attempts', () =>
 
   beforeAll(async () => {
     database = await openTestDatabase('postgres', { ...domainMigrations, ...authMigrations });
-    ({ authToken, listingIds } = await seedOwner(database, 1));
+    ({ authToken, listingIds } = await seedOwner(database, owner, 1));
     receiver = await startWebhookReceiver({
       // The first attempt at each event fails, the next ones succeed.
       status: (webhookId, earlier) =>
@@ -214,57 +218,6 @@ async function deliveryRow(database: TestDatabase): Promise<DeliveryRow | undefi
     from webhook_deliveries`.execute(database.db);
   expect(rows.length).toBeLessThanOrEqual(1);
   return rows[0];
-}
-
-/**
- * Brings `database` up to date as a server would, and adds an account with `listings` bookable listings and an
- * authToken for its owner. Nothing here records a webhook event, so every event is one a test caused.
- */
-async function seedOwner(
-  database: TestDatabase,
-  listings: number,
-): Promise<{ authToken: string; listingIds: string[] }> {
-  await prepareDatabase(database.db);
-  const operator = createOperatorUseCases({ db: database.db, clock: systemClock });
-  await operator.createOwnerAccount({
-    accountName: 'Webhook Stays',
-    ...owner,
-    firstName: 'Wanda',
-    lastName: 'Hook',
-    timeZone: 'Europe/Lisbon',
-    currency: 'EUR',
-    subscriptionStatus: 'active',
-  });
-  const { account_id: accountId } = await database.db
-    .selectFrom('users')
-    .select('account_id')
-    .where('email', '=', owner.email)
-    .executeTakeFirstOrThrow();
-  const listingIds = Array.from({ length: listings }, (_, index) => `lst_webhook_${index}`);
-  await database.db
-    .insertInto('listings')
-    .values(
-      listingIds.map((id, index) => ({
-        id,
-        account_id: accountId,
-        name: `Harbour Flat ${index}`,
-        property_type: 'apartment',
-        address: `Rua ${index}`,
-        city: 'Lisbon',
-        country_code: 'PT',
-        time_zone: 'Europe/Lisbon',
-        currency: 'EUR',
-        bedrooms: 1,
-        bathrooms: 1,
-        max_guests: 2,
-        base_price_minor: 9_000,
-        min_price_minor: null,
-        enabled: true,
-      })),
-    )
-    .execute();
-  const { authToken } = await operator.issueAuthToken({ email: owner.email });
-  return { authToken, listingIds };
 }
 
 /** Subscribes `url` to every event through `server`'s /api; answers the secret deliveries are signed with. */

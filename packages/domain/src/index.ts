@@ -32,6 +32,16 @@ export {
   calendarFeedWindow,
 } from './calendar-feeds/calendar-feeds.ts';
 export type {
+  AppliedCalendarImport,
+  CalendarImport,
+  CalendarImportConflict,
+  CalendarImportKey,
+  CalendarImportQueue,
+  DueCalendarImport,
+  FeedStay,
+} from './calendar-imports/calendar-imports.ts';
+export { defaultCalendarImportIntervalMinutes } from './calendar-imports/calendar-imports.ts';
+export type {
   ChannelAccount,
   ChannelAccountStatus,
   ChannelAccountUseCases,
@@ -74,6 +84,7 @@ export {
   toMajorUnits,
   toMinorUnits,
 } from './core/money.ts';
+export { isAllowedOutboundUrl } from './core/outbound-url.ts';
 export type { Page } from './core/paging.ts';
 export { decodeCursor, pageInputShape, pageLimits, toPage } from './core/paging.ts';
 export type { Scope } from './core/scopes.ts';
@@ -158,6 +169,7 @@ export {
   listListingsInputSchema,
   maxAvailabilityWindowNights,
   reissueCalendarExportUrlInputSchema,
+  setCalendarImportUrlInputSchema,
   updateListingInputSchema,
 } from './listings/listings.ts';
 export type { AccessCodeSource, AccessCodeStatus, Lock, LockUseCases } from './locks/locks.ts';
@@ -306,7 +318,6 @@ export {
   createdWebhookSchema,
   createWebhookInputSchema,
   hostToolsWebhookEvents,
-  isAllowedWebhookUrl,
   listWebhooksInputSchema,
   maxWebhooksPerAccount,
   rotatedWebhookSchema,

@@ -1,6 +1,7 @@
 import {
   assistantAccessLifetimes,
   builtInHelpArticles,
+  defaultCalendarImportIntervalMinutes,
   pageLimits,
   stayRuleDefaultSendTime,
 } from '@innkeep/domain';
@@ -242,6 +243,11 @@ function statedNumbers(): readonly StatedNumber[] {
       phrase: /\bat most (\d[\d,]*) nights\b/g,
       expected: maxReviewNights,
       where: /pricing_review|Pricing review/,
+    },
+    {
+      what: 'minutes between two polls of a channel’s calendar',
+      phrase: /\b(?:polls?|polled|imported)\b[^.;|]{0,40}?\bevery (\d[\d,]*) minutes\b/g,
+      expected: defaultCalendarImportIntervalMinutes,
     },
     {
       what: 'when a during_stay or review_request rule without sendTime sends',

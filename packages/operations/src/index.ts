@@ -54,6 +54,7 @@ export { setHostToolsReservationOperation } from './host-tools/set-host-tools-re
 export { getListingOperation } from './listings/get-listing.operation.ts';
 export { listListingsOperation } from './listings/list-listings.operation.ts';
 export { reissueCalendarExportUrlOperation } from './listings/reissue-calendar-export-url.operation.ts';
+export { setCalendarImportUrlOperation } from './listings/set-calendar-import-url.operation.ts';
 export { updateListingOperation } from './listings/update-listing.operation.ts';
 export { getLockOperation } from './locks/get-lock.operation.ts';
 export { listAccessCodesOperation } from './locks/list-access-codes.operation.ts';

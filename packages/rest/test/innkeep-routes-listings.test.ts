@@ -8,6 +8,7 @@ import {
   listListingsOperation,
   reissueCalendarExportUrlOperation,
   setAvailabilityOperation,
+  setCalendarImportUrlOperation,
   updateListingOperation,
 } from '@innkeep/operations';
 import { createCalendarFeedReader, syncHelpArticles } from '@innkeep/storage';
@@ -318,6 +319,64 @@ describe.each(['postgres'] as const)(
           404,
           'not_found',
         );
+      });
+
+      it('sets and removes a channel link’s calendar import for listings:write; bad URLs change nothing', async () => {
+        const demo = await ownerActor(world, demoUsers.owner);
+        const listings = (await world.domain.listings.list(demo, { limit: 500 })).items;
+        const listing = listings.find((candidate) => candidate.channels.length > 0);
+        const link = listing?.channels[0];
+        if (listing === undefined || link === undefined) throw new Error('the demo has no channel link');
+        const path = `/setCalendarImportUrl/${listing.id}/${link.channelAccountId}`;
+        const url = 'https://www.airbnb.example/calendar/ical/1234.ics?s=secret';
+
+        expectError(
+          await callApi(running, 'POST', path, { headers: readToken, body: { url } }),
+          403,
+          'insufficient_scope',
+        );
+        expectError(
+          await callApi(running, 'POST', path, { headers: viewer, body: { url } }),
+          403,
+          'permission_denied',
+        );
+        for (const bad of ['http://calendar.example/feed.ics', 'not a url', 42]) {
+          expectError(
+            await callApi(running, 'POST', path, { headers: writeToken, body: { url: bad } }),
+            400,
+            'invalid_argument',
+          );
+        }
+        expect((await world.domain.listings.get(demo, listing.id)).channels[0]?.calendarImport).toBeNull();
+
+        const set = answerOf(
+          await callApi(running, 'POST', path, { headers: writeToken, body: { url } }),
+          200,
+          setCalendarImportUrlOperation.output,
+        );
+        expect(set.calendarImport).toEqual({
+          url,
+          status: 'pending',
+          lastSuccessAt: null,
+          lastErrorAt: null,
+          lastError: null,
+          heldStays: 0,
+          conflicts: [],
+        });
+        const audit = await world.domain.audit.list(demo, { action: 'listing.calendar_import_url.set' });
+        expect(audit.items[0]).toMatchObject({
+          via: 'rest',
+          targetId: listing.id,
+          details: { channelAccountId: link.channelAccountId, calendarHost: 'www.airbnb.example' },
+        });
+        expect(JSON.stringify(audit.items)).not.toContain('secret');
+
+        const removed = answerOf(
+          await callApi(running, 'POST', path, { headers: owner, body: { url: null } }),
+          200,
+          setCalendarImportUrlOperation.output,
+        );
+        expect(removed.calendarImport).toBeNull();
       });
     });
 

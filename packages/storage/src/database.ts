@@ -95,6 +95,19 @@ export interface ListingChannelLinksTable {
   url: string | null;
   /** The secret of the link's iCal feed; drawn by PostgreSQL, reissued by setting it to its default (migration 0032). */
   calendar_export_token: Generated<string>;
+  /** The channel's iCal URL polled for its stays, and the import's state and queue (migration 0034). */
+  calendar_import_url: ColumnType<string | null, string | null | undefined, string | null>;
+  /** `pending`, `connected` or `error`; null exactly when there is no import URL. */
+  import_status: ColumnType<string | null, string | null | undefined, string | null>;
+  import_etag: ColumnType<string | null, string | null | undefined, string | null>;
+  import_last_modified: ColumnType<string | null, string | null | undefined, string | null>;
+  import_last_success_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  import_last_error_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  import_last_error: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When the import is next due; null: due at once. */
+  import_next_poll_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** Until when the poller that claimed the link holds it. */
+  import_lease_until: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export interface ListingGroupsTable {
@@ -186,6 +199,24 @@ export interface CalendarHoldsTable {
   note: string | null;
   created_by: string | null;
   created_at: Timestamp;
+  /** The channel account whose calendar holds these nights, set exactly for reason `channel` (migration 0034). */
+  channel_account_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The UID of the feed event these nights come from, set exactly for reason `channel`. */
+  import_uid: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** The open conflicts of calendar imports: feed stays that clash with other holds (migration 0034). */
+export interface CalendarImportConflictsTable {
+  account_id: string;
+  listing_id: string;
+  channel_account_id: string;
+  event_uid: string;
+  start_date: string;
+  end_date: string;
+  summary: string | null;
+  /** The clashing holds, as the domain's `CalendarImportClash` array. */
+  clashes: Json;
+  first_seen_at: RequiredTimestamp;
 }
 
 /** When each listing's holds last changed, stamped by triggers on `calendar_holds` (migration 0032). */
@@ -694,6 +725,7 @@ export interface Database {
   calendar_channel_prices: CalendarChannelPricesTable;
   reservations: ReservationsTable;
   calendar_holds: CalendarHoldsTable;
+  calendar_import_conflicts: CalendarImportConflictsTable;
   calendar_gaps: CalendarGapsTable;
   calendar_gap_years: CalendarGapYearsTable;
   calendar_hold_spans: CalendarHoldSpansTable;

@@ -3,6 +3,7 @@
 export { rebuildGuestWaits } from './analytics/guest-waits.ts';
 export { rebuildStayNightFacts } from './analytics/stay-night-facts.ts';
 export { createCalendarFeedReader } from './calendar-feeds/calendar-feeds.store.ts';
+export { createCalendarImportQueue } from './calendar-imports/calendar-import.store.ts';
 export type { DatabaseHandle } from './connection.ts';
 export { openDatabase } from './connection.ts';
 export { createPostgresDomain } from './create-domain.ts';

@@ -37,7 +37,7 @@ describe('the metric definitions catalogue', () => {
     expect(analyticsConventions).toMatchObject({
       soldStatuses: ['accepted'],
       calendarHoldingStatuses: ['pending', 'accepted'],
-      blockReasonsOutOfSupply: ['owner', 'maintenance', 'manual'],
+      blockReasonsOutOfSupply: ['owner', 'maintenance', 'manual', 'channel'],
       weekendNights: ['Friday', 'Saturday'],
       ratioDecimals: 4,
     });

@@ -91,6 +91,7 @@ describe.each(testDatabaseKinds)('listing groups and channel links on %s', (kind
       externalListingId: '111',
       url: 'https://www.airbnb.com/rooms/111',
       calendarExportUrl,
+      calendarImport: null,
     },
     {
       channel: 'airbnb',
@@ -98,8 +99,16 @@ describe.each(testDatabaseKinds)('listing groups and channel links on %s', (kind
       externalListingId: '222',
       url: 'https://www.airbnb.com/rooms/222',
       calendarExportUrl,
+      calendarImport: null,
     },
-    { channel: 'vrbo', channelAccountId: 'cha_vrbo', externalListingId: 'V-1', url: null, calendarExportUrl },
+    {
+      channel: 'vrbo',
+      channelAccountId: 'cha_vrbo',
+      externalListingId: 'V-1',
+      url: null,
+      calendarExportUrl,
+      calendarImport: null,
+    },
   ];
 
   it('gets a listing with its groups and links in order, and empty lists when it has none', async () => {

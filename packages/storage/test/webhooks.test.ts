@@ -1,5 +1,5 @@
 import type { Actor, Clock, RotatedWebhook, RotateWebhookSecretInput } from '@innkeep/domain';
-import { type CreateWebhookInput, isAllowedWebhookUrl, systemClock } from '@innkeep/domain';
+import { type CreateWebhookInput, isAllowedOutboundUrl, systemClock } from '@innkeep/domain';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../src/connection.ts';
@@ -23,19 +23,20 @@ const allEvents = [
   'message.created',
   'review.created',
   'calendar.updated',
+  'calendar.import_conflict',
   'listing.updated',
 ];
 
-describe('isAllowedWebhookUrl', () => {
+describe('isAllowedOutboundUrl', () => {
   it('accepts https anywhere and http only on localhost or 127.0.0.1', () => {
-    expect(isAllowedWebhookUrl('https://hooks.example.com/innkeep?x=1')).toBe(true);
-    expect(isAllowedWebhookUrl('http://localhost:8080/hook')).toBe(true);
-    expect(isAllowedWebhookUrl('http://127.0.0.1/hook')).toBe(true);
-    expect(isAllowedWebhookUrl('http://hooks.example.com/hook')).toBe(false);
-    expect(isAllowedWebhookUrl('http://localhost.evil.example/hook')).toBe(false);
-    expect(isAllowedWebhookUrl('http://127.0.0.1.nip.io/hook')).toBe(false);
-    expect(isAllowedWebhookUrl('ftp://example.com/')).toBe(false);
-    expect(isAllowedWebhookUrl('hooks.example.com')).toBe(false);
+    expect(isAllowedOutboundUrl('https://hooks.example.com/innkeep?x=1')).toBe(true);
+    expect(isAllowedOutboundUrl('http://localhost:8080/hook')).toBe(true);
+    expect(isAllowedOutboundUrl('http://127.0.0.1/hook')).toBe(true);
+    expect(isAllowedOutboundUrl('http://hooks.example.com/hook')).toBe(false);
+    expect(isAllowedOutboundUrl('http://localhost.evil.example/hook')).toBe(false);
+    expect(isAllowedOutboundUrl('http://127.0.0.1.nip.io/hook')).toBe(false);
+    expect(isAllowedOutboundUrl('ftp://example.com/')).toBe(false);
+    expect(isAllowedOutboundUrl('hooks.example.com')).toBe(false);
   });
 });
 

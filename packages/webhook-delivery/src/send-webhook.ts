@@ -1,9 +1,8 @@
-import { type LookupAddress, lookup } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
 import type { DueWebhookDelivery, WebhookAttemptOutcome } from '@innkeep/domain';
-import { isSpecialUseAddress, webhookSignatureHeaderName } from '@innkeep/domain';
+import { webhookSignatureHeaderName } from '@innkeep/domain';
+import { publicAddressLookup, RefusedAddressError, specialUseLiteralAddress } from '@innkeep/public-network';
 import { signWebhook } from './sign-webhook.ts';
 
 /** How long an attempt may take, from connecting to the end of the answer, before it counts as failed. */
@@ -64,10 +63,8 @@ export function sendWebhook(
     return Promise.resolve(failure(`Webhooks are delivered over https only, not ${url.protocol}.`));
   }
   // An address written in the URL is connected to without a lookup, so it is checked here.
-  const literal = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  if (!allowPrivate && isIP(literal) !== 0 && isSpecialUseAddress(literal)) {
-    return Promise.resolve(failure(refusedAddressMessage(literal, literal)));
-  }
+  const literal = allowPrivate ? undefined : specialUseLiteralAddress(url);
+  if (literal !== undefined) return Promise.resolve(failure(refusedAddressMessage(literal, literal)));
 
   const sentAt = options.now?.() ?? new Date();
   const timeoutMs = options.timeoutMs ?? webhookTimeoutMs;
@@ -189,7 +186,7 @@ function receiverConnections(protocol: string, allowPrivate: boolean): http.Agen
     maxFreeSockets: maxConnectionsPerOrigin,
     // An idle connection's timeout: the agent closes a free connection when it runs out.
     timeout: idleConnectionMs,
-    lookup: publicAddressLookup(allowPrivate),
+    lookup: publicAddressLookup(allowPrivate, refusedAddressMessage),
   };
   const agent = protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
   agents.set(key, agent);
@@ -200,28 +197,6 @@ function receiverConnections(protocol: string, allowPrivate: boolean): http.Agen
 function refusedAddressMessage(hostname: string, address: string): string {
   const resolved = hostname === address ? address : `${hostname} resolves to ${address}, which`;
   return `${resolved} is a loopback, private or otherwise special-use address; webhooks are delivered to public addresses only.`;
-}
-
-/** Raised by the lookup when a name resolves to a special-use address, so the connection is never made. */
-class RefusedAddressError extends Error {}
-
-/** A `lookup` for the connection that resolves like Node does, then refuses special-use addresses. */
-function publicAddressLookup(allowPrivate: boolean): LookupFunction {
-  return (hostname, options, callback) => {
-    lookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
-      if (error) return callback(error, '', 0);
-      const refused = allowPrivate
-        ? undefined
-        : addresses.find((entry) => isSpecialUseAddress(entry.address));
-      if (refused !== undefined) {
-        return callback(new RefusedAddressError(refusedAddressMessage(hostname, refused.address)), '', 0);
-      }
-      if (options.all === true) return callback(null, addresses);
-      const first = addresses[0];
-      if (first === undefined) return callback(new Error(`${hostname} resolves to no address.`), '', 0);
-      return callback(null, first.address, first.family);
-    });
-  };
 }
 
 /** A network failure in words: Node's message (`connect ECONNREFUSED …`), which carries no secret. */

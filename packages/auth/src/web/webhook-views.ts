@@ -19,6 +19,7 @@ const eventWords: Readonly<Record<WebhookEvent, string>> = {
   'message.created': 'A message joins a reservation’s thread',
   'review.created': 'A guest review arrives',
   'calendar.updated': 'Prices, stay rules or availability change',
+  'calendar.import_conflict': 'A stay in a channel’s calendar clashes with one here',
   'listing.updated': 'A listing’s settings change',
 };
 

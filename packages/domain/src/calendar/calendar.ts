@@ -3,7 +3,7 @@ import type { Actor } from '../core/actor.ts';
 import { areLocalDates, daysBetween, localDateSchema } from '../core/dates.ts';
 import { amountSchema } from '../core/money.ts';
 import { channelSchema, listingIdSchema } from '../listings/listings.ts';
-import { blockReasons } from './holds.ts';
+import { blockReasons, hostBlockReasons } from './holds.ts';
 
 /** Most days one calendar read returns. */
 export const maxCalendarDays = 366;
@@ -21,7 +21,7 @@ export type CalendarDayStatus = (typeof calendarDayStatuses)[number];
 
 /** Validates why nights are blocked. */
 export const blockReasonSchema = z
-  .enum(blockReasons)
+  .enum(hostBlockReasons)
   .describe('Why the nights are blocked: owner stay, maintenance or manual.');
 
 /** One night of a listing's calendar. Money in major units of the calendar's currency. */
@@ -29,7 +29,10 @@ export const calendarDaySchema = z.object({
   date: z.string().describe('The night, YYYY-MM-DD in the listing’s time zone.'),
   status: z.enum(calendarDayStatuses).describe('available, booked (a reservation holds it) or blocked.'),
   reservationId: z.string().nullable().describe('The reservation holding the night, when booked.'),
-  blockReason: z.enum(blockReasons).nullable().describe('Why the night is blocked, when blocked.'),
+  blockReason: z
+    .enum(blockReasons)
+    .nullable()
+    .describe('Why the night is blocked: owner, maintenance, manual, or channel (from its calendar).'),
   price: z
     .number()
     .describe(

@@ -1,8 +1,14 @@
 import { addDays, type LocalDate } from '../core/dates.ts';
 import { DomainError } from '../core/errors.ts';
 
-/** Why an owner or manager took nights off the calendar. */
-export const blockReasons = ['owner', 'maintenance', 'manual'] as const;
+/** Why an owner or manager takes nights off the calendar. */
+export const hostBlockReasons = ['owner', 'maintenance', 'manual'] as const;
+
+/**
+ * Why nights are blocked: one of {@link hostBlockReasons}, or `channel` for nights a channel's calendar holds
+ * (imported from its iCal feed; whether booked or blocked there, the feed does not say).
+ */
+export const blockReasons = [...hostBlockReasons, 'channel'] as const;
 /** One of {@link blockReasons}. */
 export type BlockReason = (typeof blockReasons)[number];
 
@@ -46,6 +52,7 @@ export function describeHold(hold: CalendarHold): string {
     lastNight === hold.startDate
       ? `the night of ${hold.startDate}`
       : `the nights ${hold.startDate} to ${lastNight}`;
+  if (hold.blockReason === 'channel') return `${nights} held by a channel's calendar`;
   return `${hold.blockReason ?? 'manual'} block on ${nights}`;
 }
 

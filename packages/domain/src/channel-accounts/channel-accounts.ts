@@ -3,7 +3,7 @@ import type { Actor } from '../core/actor.ts';
 import { type Page, pageInputShape } from '../core/paging.ts';
 import { channelSchema } from '../listings/listings.ts';
 
-/** How a channel account is meant to connect: API sync (no connector in this build), iCal calendars, or messages only. */
+/** How a channel account connects: API sync (no connector in this build), iCal calendars, or messages only. */
 export const connectionTypes = ['api', 'ical', 'messaging_only'] as const;
 /** One of {@link connectionTypes}. */
 export type ConnectionType = (typeof connectionTypes)[number];
@@ -30,7 +30,8 @@ export const channelAccountSchema = z.object({
   connectionType: z
     .enum(connectionTypes)
     .describe(
-      'api (no connector in this build); ical (channels poll listings’ calendarExportUrl); messaging_only.',
+      'api (no connector in this build); ical (calendars both ways: channels poll calendarExportUrl, Innkeep ' +
+        'polls calendarImport.url); messaging_only.',
     ),
   status: z
     .enum(channelAccountStatuses)
@@ -38,7 +39,9 @@ export const channelAccountSchema = z.object({
   lastSyncAt: z
     .string()
     .nullable()
-    .describe('Last successful sync as recorded (UTC ISO 8601); this build syncs no channel.'),
+    .describe(
+      'Last successful calendar import of its listings (UTC ISO 8601); api connections: as recorded, not synced.',
+    ),
   lastError: z.string().nullable().describe('What went wrong on the last failed sync; null when none.'),
   listingCount: z.number().describe('How many Innkeep listings are linked to this channel account.'),
   createdAt: z.string(),

@@ -359,6 +359,7 @@ account. Subscriptions are managed through the REST API, with an authToken or an
 | \`message.created\` | A guest or host message is added to a thread. |
 | \`review.created\` | A guest review arrives. |
 | \`calendar.updated\` | Availability or prices of a listing change. |
+| \`calendar.import_conflict\` | A stay in a channel's calendar clashes with a booking or block here (sent once). |
 | \`listing.updated\` | A listing's details change. |
 
 ## Subscribing

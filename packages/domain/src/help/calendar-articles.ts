@@ -1,5 +1,6 @@
 // Help articles on dates, availability, prices and quotes.
 
+import { defaultCalendarImportIntervalMinutes } from '../calendar-imports/calendar-imports.ts';
 import type { HelpArticleSource } from './help.ts';
 
 /** Listing-local dates, nights, check-out endDate, inclusive ranges and UTC timestamps. */
@@ -76,6 +77,22 @@ Blocking never touches reservations: if any night of the range is booked, the wh
 a \`conflict\` naming the reservation, and nothing is blocked. Opening removes blocks only; nights a reservation
 holds stay booked, and the answer lists them under \`stillBookedNights\`. Reservations are changed or cancelled
 with the reservation tools instead.
+
+## Channel calendars
+
+Each listing's link to a channel account has two iCal calendars. Its **export** (\`calendarExportUrl\`, a secret
+URL) lists the listing's booked and blocked nights without guest details; paste it into the channel's calendar
+import and the channel closes those nights when it next polls. Its **import** is the channel's own export URL of
+the listing, set with the REST call \`setCalendarImportUrl\`: Innkeep polls it (every ${defaultCalendarImportIntervalMinutes}
+minutes unless the server says otherwise) and holds each stay in it as **blocked** nights with the reason
+\`channel\`, moved or freed when the channel's calendar changes. \`set_availability\` cannot open those nights
+(they are listed under \`stillBookedNights\`): change them on the channel.
+
+A stay in the channel's calendar that clashes with a reservation or block here is not written over it: the
+listing's \`calendarImport.conflicts\` lists it (and a \`calendar.import_conflict\` webhook event announces it
+once), which usually means a double booking to sort out with the guest. A feed that cannot be read (a web page
+instead of a calendar, a broken file, over 2 MiB, too slow, or at a private address) leaves the held nights as
+they were and sets the import's \`status\` to \`error\` with the reason in \`lastError\`.
 
 ## Stay restrictions per date
 

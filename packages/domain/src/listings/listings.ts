@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { calendarImportSchema, calendarImportUrlSchema } from '../calendar-imports/calendar-imports.ts';
 import type { Actor } from '../core/actor.ts';
 import { areLocalDates, daysBetween, type LocalDate, localDateSchema } from '../core/dates.ts';
 import { amountSchema } from '../core/money.ts';
@@ -29,6 +30,9 @@ export const listingChannelLinkSchema = z.object({
         'details and without this channel’s own reservations: paste it into the channel’s calendar import. ' +
         'Anyone holding it can read the calendar; reissuing it stops the old one.',
     ),
+  calendarImport: calendarImportSchema
+    .nullable()
+    .describe('The channel’s own iCal calendar, polled for its stays; null when not set.'),
 });
 /** One of {@link Listing.channels}. */
 export type ListingChannelLink = z.infer<typeof listingChannelLinkSchema>;
@@ -167,6 +171,19 @@ export const reissueCalendarExportUrlInputSchema = z.object({
 /** Input of {@link ListingUseCases.reissueCalendarExportUrl}. */
 export type ReissueCalendarExportUrlInput = z.input<typeof reissueCalendarExportUrlInputSchema>;
 
+/** Sets or removes the channel calendar a channel link imports. */
+export const setCalendarImportUrlInputSchema = z.object({
+  listingId: listingIdSchema,
+  channelAccountId: z
+    .string()
+    .min(1)
+    .max(64)
+    .describe('The channel account the listing is linked to, e.g. cha_…'),
+  url: calendarImportUrlSchema,
+});
+/** Input of {@link ListingUseCases.setCalendarImportUrl}. */
+export type SetCalendarImportUrlInput = z.input<typeof setCalendarImportUrlInputSchema>;
+
 /** Reads and changes listings. */
 export interface ListingUseCases {
   /** Lists the account's listings by name. */
@@ -185,4 +202,11 @@ export interface ListingUseCases {
    * `not_found` when the listing is outside the account or not linked to that channel account.
    */
   reissueCalendarExportUrl(actor: Actor, input: ReissueCalendarExportUrlInput): Promise<ListingChannelLink>;
+  /**
+   * Sets the channel calendar a link imports, to be polled at once (status `pending` until then), or with
+   * null stops importing and frees the nights the feed held. A new URL keeps the held stays until its first
+   * good poll. Audited; `not_found` when the listing is outside the account or not linked to that channel
+   * account.
+   */
+  setCalendarImportUrl(actor: Actor, input: SetCalendarImportUrlInput): Promise<ListingChannelLink>;
 }

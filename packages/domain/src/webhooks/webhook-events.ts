@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { calendarImportClashSchema } from '../calendar-imports/calendar-imports.ts';
 import { localDateSchema } from '../core/dates.ts';
 import { channelSchema } from '../listings/listings.ts';
 import { messageSenders } from '../messages/messages.ts';
@@ -75,6 +76,20 @@ export const calendarUpdatedEventDataSchema = z.object({
   change: z.enum(calendarChanges),
 });
 
+/**
+ * `calendar.import_conflict`: a stay in a channel's calendar clashes with a reservation or block here, so its
+ * nights were not imported; sent once, when the clash is first seen. A double booking to resolve by hand.
+ */
+export const calendarImportConflictEventDataSchema = z.object({
+  listingId: z.string(),
+  channelAccountId: z.string(),
+  channel: channelSchema,
+  eventUid: z.string(),
+  startDate: localDateSchema,
+  endDate: localDateSchema.describe('The check-out day of the channel’s stay (excluded).'),
+  clashes: z.array(calendarImportClashSchema),
+});
+
 /** `listing.updated`: listing settings changed. */
 export const listingUpdatedEventDataSchema = z.object({
   listingId: z.string(),
@@ -89,6 +104,7 @@ export const webhookEventDataSchemas = {
   'message.created': messageCreatedEventDataSchema,
   'review.created': reviewCreatedEventDataSchema,
   'calendar.updated': calendarUpdatedEventDataSchema,
+  'calendar.import_conflict': calendarImportConflictEventDataSchema,
   'listing.updated': listingUpdatedEventDataSchema,
 } as const satisfies Record<WebhookEvent, z.ZodType>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Actor } from '../core/actor.ts';
+import { isAllowedOutboundUrl } from '../core/outbound-url.ts';
 import { type Page, pageInputShape } from '../core/paging.ts';
 
 /** The events a webhook subscription can receive. */
@@ -10,6 +11,7 @@ export const webhookEvents = [
   'message.created',
   'review.created',
   'calendar.updated',
+  'calendar.import_conflict',
   'listing.updated',
 ] as const;
 /** One of {@link webhookEvents}. */
@@ -38,24 +40,6 @@ export const maxWebhooksPerAccount = 20;
 /** Prefix of signing secrets, so a leaked one is recognisable in logs and secret scanners. */
 export const webhookSecretPrefix = 'whsec_';
 
-/** Host names on which plain http is allowed, for receivers under development on the same machine. */
-const loopbackHosts = new Set(['localhost', '127.0.0.1']);
-
-/**
- * True when Innkeep may deliver to `url`: https anywhere, http only to localhost or 127.0.0.1, because
- * payloads carry guest data and the signature does not hide it.
- */
-export function isAllowedWebhookUrl(url: string): boolean {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return false;
-  }
-  if (parsed.protocol === 'https:') return parsed.hostname !== '';
-  return parsed.protocol === 'http:' && loopbackHosts.has(parsed.hostname);
-}
-
 /** Validates a webhook subscription id. */
 export const webhookIdSchema = z.string().min(1).max(64).describe('Webhook subscription id, e.g. whk_…');
 
@@ -64,7 +48,7 @@ const webhookUrlSchema = z
   .trim()
   .max(2000)
   .refine(
-    isAllowedWebhookUrl,
+    isAllowedOutboundUrl,
     'Must be an https:// URL (http:// is allowed only for localhost and 127.0.0.1).',
   )
   .describe('Where Innkeep POSTs events: an https URL (http only for localhost and 127.0.0.1).');

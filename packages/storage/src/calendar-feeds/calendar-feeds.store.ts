@@ -27,6 +27,7 @@ export function createCalendarFeedReader({ db, clock }: StoreDeps): CalendarFeed
           'listings.name as listing_name',
           'listings.time_zone',
           'channel_account.channel',
+          'link.channel_account_id',
           // The window moves at the listing's midnight, which can drop a stay that ended out of the feed.
           sql<Date>`greatest(hold_change.changed_at, listings.updated_at,
             (${now}::timestamptz at time zone listings.time_zone)::date::timestamp at time zone listings.time_zone)`.as(
@@ -52,6 +53,9 @@ export function createCalendarFeedReader({ db, clock }: StoreDeps): CalendarFeed
         .where(sql<boolean>`hold.nights && daterange(${window.from}::date, ${window.to}::date, '[)')`)
         // The polling channel holds its own reservations already: exported back, they would block twice.
         .where((eb) => eb.or([eb('hold.kind', '=', 'block'), eb('reservation.channel', '<>', link.channel)]))
+        // Nor the stays imported from its own calendar: echoed back, they would stay blocked there after the
+        // channel freed them, and come back here as its stays on the next import.
+        .where(sql<boolean>`hold.channel_account_id is distinct from ${link.channel_account_id}`)
         .orderBy(sql`lower(hold.nights)`)
         .execute();
 

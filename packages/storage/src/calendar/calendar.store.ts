@@ -211,7 +211,10 @@ export function createCalendarUseCases({ db, clock }: StoreDeps): CalendarUseCas
         const rangeEnd = addDays(input.endDate, 1);
         const holds = await loadHolds(trx, listing, input.startDate, rangeEnd);
         const reservations = holds.filter((hold) => hold.kind === 'reservation');
-        const blocks = holds.filter((hold) => hold.kind === 'block');
+        // Nights a channel's calendar holds are the channel's: opening them here would last only until the
+        // next poll, and blocking them again would say nothing more. They stay as they are either way.
+        const channelHolds = holds.filter((hold) => hold.blockReason === 'channel');
+        const blocks = holds.filter((hold) => hold.kind === 'block' && hold.blockReason !== 'channel');
         const blockedNights = blocks.reduce(
           (sum, block) => sum + overlapNights(block, input.startDate, rangeEnd),
           0,
@@ -230,17 +233,24 @@ export function createCalendarUseCases({ db, clock }: StoreDeps): CalendarUseCas
         let stillBookedNights: LocalDate[] = [];
         if (input.available) {
           changedNights = blockedNights;
-          stillBookedNights = reservations.flatMap((hold) =>
-            nightsOf(maxDate(hold.startDate, input.startDate), minDate(hold.endDate, rangeEnd)),
-          );
+          stillBookedNights = [...reservations, ...channelHolds]
+            .flatMap((hold) =>
+              nightsOf(maxDate(hold.startDate, input.startDate), minDate(hold.endDate, rangeEnd)),
+            )
+            .sort();
         } else {
-          changedNights = daysBetween(input.startDate, rangeEnd) - blockedNights;
-          await insertBlock(trx, actor, listing, {
-            startDate: input.startDate,
-            endDate: rangeEnd,
-            reason: input.reason,
-            note: input.note ?? null,
-          });
+          const channelNights = channelHolds.reduce(
+            (sum, hold) => sum + overlapNights(hold, input.startDate, rangeEnd),
+            0,
+          );
+          changedNights = daysBetween(input.startDate, rangeEnd) - blockedNights - channelNights;
+          for (const piece of rangesAround(input.startDate, rangeEnd, channelHolds)) {
+            await insertBlock(trx, actor, listing, {
+              ...piece,
+              reason: input.reason,
+              note: input.note ?? null,
+            });
+          }
         }
 
         await recordAudit(trx, actor, {
@@ -394,6 +404,22 @@ function toEntryMinor(
 /** Nights of `hold` from `from` up to (not including) `to`. */
 function overlapNights(hold: CalendarHold, from: LocalDate, to: LocalDate): number {
   return Math.max(0, daysBetween(maxDate(hold.startDate, from), minDate(hold.endDate, to)));
+}
+
+/** The pieces of `[from, to)` that none of `holds` (sorted by start) takes. */
+function rangesAround(
+  from: LocalDate,
+  to: LocalDate,
+  holds: readonly CalendarHold[],
+): { startDate: LocalDate; endDate: LocalDate }[] {
+  const pieces: { startDate: LocalDate; endDate: LocalDate }[] = [];
+  let cursor = from;
+  for (const hold of holds) {
+    if (hold.startDate > cursor) pieces.push({ startDate: cursor, endDate: minDate(hold.startDate, to) });
+    cursor = maxDate(cursor, hold.endDate);
+  }
+  if (cursor < to) pieces.push({ startDate: cursor, endDate: to });
+  return pieces;
 }
 
 /** Cuts `[from, to)` out of each block: blocks inside go, blocks across an edge shrink, a block around it splits. */

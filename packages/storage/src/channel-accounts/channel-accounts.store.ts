@@ -10,6 +10,7 @@ import {
   parseInput,
   toPage,
 } from '@innkeep/domain';
+import { sql } from 'kysely';
 import type { Executor } from '../database.ts';
 import type { StoreDeps } from '../store-deps.ts';
 
@@ -60,7 +61,35 @@ function selectChannelAccounts(db: Executor, actor: Actor) {
         .select((count) => count.fn.countAll<number>().as('n'))
         .as('listing_count'),
     )
+    .select(importHealth)
     .where('channel_accounts.account_id', '=', actor.accountId);
+}
+
+/**
+ * The health of the account's calendar imports, from its links that have an import URL: how many there are,
+ * whether any is in error, the latest success, and the latest error (named by its listing). An account
+ * without import URLs has `import_links` 0 and reports its stored columns.
+ */
+function importHealth() {
+  return [
+    sql<number>`(select count(*) from listing_channel_links as link
+      where link.channel_account_id = channel_accounts.id and link.calendar_import_url is not null)`.as(
+      'import_links',
+    ),
+    sql<boolean>`exists (select from listing_channel_links as link
+      where link.channel_account_id = channel_accounts.id and link.import_status = 'error')`.as(
+      'import_in_error',
+    ),
+    sql<Date | null>`(select max(link.import_last_success_at) from listing_channel_links as link
+      where link.channel_account_id = channel_accounts.id and link.calendar_import_url is not null)`.as(
+      'import_last_success_at',
+    ),
+    sql<string | null>`(select link.listing_id || ': ' || link.import_last_error
+      from listing_channel_links as link
+      where link.channel_account_id = channel_accounts.id and link.import_status = 'error'
+      order by link.import_last_error_at desc nulls last, link.listing_id
+      limit 1)`.as('import_last_error'),
+  ] as const;
 }
 
 type ChannelAccountQueryRow = Awaited<
@@ -75,10 +104,28 @@ function toChannelAccount(row: ChannelAccountQueryRow): ChannelAccount {
     externalAccountId: row.external_account_id,
     email: row.email,
     connectionType: row.connection_type as ConnectionType,
-    status: row.status as ChannelAccountStatus,
-    lastSyncAt: row.last_sync_at?.toISOString() ?? null,
-    lastError: row.last_error,
+    ...health(row),
     listingCount: Number(row.listing_count ?? 0),
     createdAt: row.created_at.toISOString(),
+  };
+}
+
+/**
+ * Status, last sync and last error: from the calendar imports when the account has any (error when one is,
+ * else connected), else as stored.
+ */
+function health(row: ChannelAccountQueryRow): Pick<ChannelAccount, 'status' | 'lastSyncAt' | 'lastError'> {
+  if (Number(row.import_links) === 0) {
+    return {
+      status: row.status as ChannelAccountStatus,
+      lastSyncAt: row.last_sync_at?.toISOString() ?? null,
+      lastError: row.last_error,
+    };
+  }
+  return {
+    status: row.import_in_error ? 'error' : 'connected',
+    lastSyncAt:
+      row.import_last_success_at === null ? null : new Date(row.import_last_success_at).toISOString(),
+    lastError: row.import_in_error ? row.import_last_error : null,
   };
 }

@@ -1,6 +1,7 @@
 import {
   type Actor,
   assertCanWrite,
+  type Channel,
   calendarExportUrl,
   DomainError,
   decodeCursor,
@@ -9,10 +10,12 @@ import {
   type ListingUseCases,
   listAvailableListingsInputSchema,
   listListingsInputSchema,
+  localDateIn,
   notFound,
   type Page,
   parseInput,
   reissueCalendarExportUrlInputSchema,
+  setCalendarImportUrlInputSchema,
   toMajorUnits,
   toMinorUnits,
   toPage,
@@ -20,6 +23,7 @@ import {
 } from '@innkeep/domain';
 import { CompiledQuery, type ExpressionBuilder, sql } from 'kysely';
 import { createBatchedLookup } from '../batched-lookup.ts';
+import { releaseCalendarImport } from '../calendar-imports/apply-calendar-feed.ts';
 import type { Database, Executor, ListingRow } from '../database.ts';
 import type { StoreDeps } from '../store-deps.ts';
 import { inTransaction, recordAudit } from '../transaction.ts';
@@ -35,7 +39,7 @@ export interface ListingStoreDeps extends StoreDeps {
 }
 
 /** Listing use cases over PostgreSQL. */
-export function createListingUseCases({ db, publicBaseUrl }: ListingStoreDeps): ListingUseCases {
+export function createListingUseCases({ db, clock, publicBaseUrl }: ListingStoreDeps): ListingUseCases {
   const toListing = (row: ListingWithDetails) => listingOfRow(row, publicBaseUrl);
   // get_listing is the hottest read of /mcp: concurrent requests share one query per turn of the event loop.
   const lookUpListing = createBatchedLookup<ListingKey, ListingWithDetails>({
@@ -198,27 +202,108 @@ export function createListingUseCases({ db, publicBaseUrl }: ListingStoreDeps): 
           )
           .returning('listing_id')
           .executeTakeFirst();
-        if (reissued === undefined) {
-          throw new DomainError(
-            'not_found',
-            `Listing ${input.listingId} has no link to channel account ${input.channelAccountId} in this ` +
-              'account; get_listing lists its channels.',
-            { details: { kind: 'listing_channel_link', ...input } },
-          );
-        }
+        if (reissued === undefined) throw linkNotFound(input);
         await recordAudit(trx, actor, {
           action: 'listing.calendar_export_url.reissue',
           targetType: 'listing',
           targetId: input.listingId,
           details: { channelAccountId: input.channelAccountId },
         });
-        const listing = toListing(await findListingRowOrThrow(trx, actor, input.listingId));
-        const link = listing.channels.find((channel) => channel.channelAccountId === input.channelAccountId);
-        if (link === undefined) throw notFound('listing', input.listingId);
-        return link;
+        return findLinkOrThrow(trx, actor, toListing, input);
+      });
+    },
+
+    async setCalendarImportUrl(actor, rawInput) {
+      assertCanWrite(actor);
+      const input = parseInput(setCalendarImportUrlInputSchema, rawInput);
+      return inTransaction(db, async (trx) => {
+        // The listing's lock first, in the order the poller takes it (listing, then link), since removing the
+        // URL frees nights the way a calendar write does.
+        const listing = await trx
+          .selectFrom('listings')
+          .select('time_zone')
+          .where('id', '=', input.listingId)
+          .where('account_id', '=', actor.accountId)
+          .forNoKeyUpdate()
+          .executeTakeFirst();
+        if (listing === undefined) throw linkNotFound(input);
+        const current = await trx
+          .selectFrom('listing_channel_links as link')
+          .innerJoin('listings', 'listings.id', 'link.listing_id')
+          .innerJoin('channel_accounts as channel_account', 'channel_account.id', 'link.channel_account_id')
+          .select(['link.calendar_import_url', 'channel_account.channel'])
+          .where('link.listing_id', '=', input.listingId)
+          .where('link.channel_account_id', '=', input.channelAccountId)
+          .where('listings.account_id', '=', actor.accountId)
+          .forUpdate('link')
+          .executeTakeFirst();
+        if (current === undefined) throw linkNotFound(input);
+        if (current.calendar_import_url !== input.url) {
+          await trx
+            .updateTable('listing_channel_links')
+            .set({
+              calendar_import_url: input.url,
+              // A new URL is due at once and starts afresh; the stays held from the old one stay until its
+              // first good poll says which nights are the channel's.
+              import_status: input.url === null ? null : 'pending',
+              import_etag: null,
+              import_last_modified: null,
+              import_last_success_at: null,
+              import_last_error_at: null,
+              import_last_error: null,
+              import_next_poll_at: null,
+              import_lease_until: null,
+            })
+            .where('listing_id', '=', input.listingId)
+            .where('channel_account_id', '=', input.channelAccountId)
+            .execute();
+          if (input.url === null) {
+            await releaseCalendarImport(trx, {
+              accountId: actor.accountId,
+              listingId: input.listingId,
+              channelAccountId: input.channelAccountId,
+              channel: current.channel as Channel,
+              today: localDateIn(listing.time_zone, clock.now()),
+            });
+          }
+          await recordAudit(trx, actor, {
+            action: 'listing.calendar_import_url.set',
+            targetType: 'listing',
+            targetId: input.listingId,
+            // The host only: a channel's calendar URL carries its secret token, and the audit log is read widely.
+            details: {
+              channelAccountId: input.channelAccountId,
+              calendarHost: input.url === null ? null : new URL(input.url).host,
+            },
+          });
+        }
+        return findLinkOrThrow(trx, actor, toListing, input);
       });
     },
   };
+}
+
+/** The `not_found` of a listing that is outside the account or not linked to the channel account. */
+function linkNotFound(input: { readonly listingId: string; readonly channelAccountId: string }): DomainError {
+  return new DomainError(
+    'not_found',
+    `Listing ${input.listingId} has no link to channel account ${input.channelAccountId} in this ` +
+      'account; get_listing lists its channels.',
+    { details: { kind: 'listing_channel_link', ...input } },
+  );
+}
+
+/** The listing's link to the channel account as the API shows it; `not_found` otherwise. */
+async function findLinkOrThrow(
+  trx: Executor,
+  actor: Actor,
+  toListing: (row: ListingWithDetails) => Listing,
+  { listingId, channelAccountId }: { readonly listingId: string; readonly channelAccountId: string },
+): Promise<ListingChannelLink> {
+  const listing = toListing(await findListingRowOrThrow(trx, actor, listingId));
+  const link = listing.channels.find((channel) => channel.channelAccountId === channelAccountId);
+  if (link === undefined) throw linkNotFound({ listingId, channelAccountId });
+  return link;
 }
 
 /** The `fields` whose values differ between `before` and `after`, each with both values. */
@@ -398,7 +483,8 @@ function listingDetails(eb: ExpressionBuilder<Database, 'listings'>) {
           'channelAccountId', link.channel_account_id,
           'externalListingId', link.external_listing_id,
           'url', link.url,
-          'calendarExportToken', link.calendar_export_token
+          'calendarExportToken', link.calendar_export_token,
+          'calendarImport', ${calendarImportOfLink}
         ) order by channel_account.channel, link.channel_account_id), '[]'::json)`.as('links'),
       )
       .whereRef('link.listing_id', '=', 'listings.id')
@@ -407,6 +493,36 @@ function listingDetails(eb: ExpressionBuilder<Database, 'listings'>) {
       .as('channel_links'),
   ] as const;
 }
+
+/** Formats a `timestamptz` as the API's UTC ISO 8601, whatever the session's time zone. */
+const isoUtc = (column: string) =>
+  sql.raw(`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
+
+/**
+ * A link's calendar import as JSON, null without a URL: its state, how many of its feed's stays are held, and
+ * its open conflicts by first night. Subqueries of the link's row, so a page of listings stays one query.
+ */
+const calendarImportOfLink = sql`case when link.calendar_import_url is null then null else json_build_object(
+  'url', link.calendar_import_url,
+  'status', link.import_status,
+  'lastSuccessAt', ${isoUtc('link.import_last_success_at')},
+  'lastErrorAt', ${isoUtc('link.import_last_error_at')},
+  'lastError', link.import_last_error,
+  'heldStays', (
+    select count(*) from calendar_holds as held
+    where held.listing_id = link.listing_id and held.channel_account_id = link.channel_account_id),
+  'conflicts', (
+    select coalesce(json_agg(json_build_object(
+      'eventUid', conflict.event_uid,
+      'startDate', to_char(conflict.start_date, 'YYYY-MM-DD'),
+      'endDate', to_char(conflict.end_date, 'YYYY-MM-DD'),
+      'summary', conflict.summary,
+      'clashes', conflict.clashes,
+      'since', ${isoUtc('conflict.first_seen_at')}
+    ) order by conflict.start_date, conflict.event_uid), '[]'::json)
+    from calendar_import_conflicts as conflict
+    where conflict.listing_id = link.listing_id and conflict.channel_account_id = link.channel_account_id)
+) end`;
 
 /** The listing of `row`, its calendar export URLs starting with `publicBaseUrl`. */
 function listingOfRow(row: ListingWithDetails, publicBaseUrl: string | undefined): Listing {

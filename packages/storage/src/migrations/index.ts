@@ -32,6 +32,7 @@ import * as blockMonthFacts from './2026_11_27_0030_block_month_facts.ts';
 import * as calendarGapYears from './2026_11_28_0031_calendar_gap_years.ts';
 import * as calendarExports from './2026_11_28_0032_calendar_exports.ts';
 import * as messageDelivery from './2026_11_28_0033_message_delivery.ts';
+import * as calendarImports from './2026_11_28_0034_calendar_imports.ts';
 
 /**
  * The domain's migrations by name. Names sort in the order they run; other packages (auth) contribute
@@ -71,4 +72,5 @@ export const domainMigrations: Readonly<Record<string, Migration>> = {
   '2026_11_28_0031_calendar_gap_years': calendarGapYears,
   '2026_11_28_0032_calendar_exports': calendarExports,
   '2026_11_28_0033_message_delivery': messageDelivery,
+  '2026_11_28_0034_calendar_imports': calendarImports,
 };

@@ -7,6 +7,6 @@ export const getAccountTool = defineTool({
   name: 'get_account',
   title: 'Get a connected channel account',
   description:
-    'One channel account by id: connection type, status, last sync and error as recorded (this build ' +
-    'syncs no channel), linked listings. Use it when a host asks why a channel shows other dates.',
+    'One channel account by id: connection type, status, last sync and error (iCal: polled; api: as ' +
+    'recorded), linked listings. Use it when a host asks why a channel shows other dates.',
 });

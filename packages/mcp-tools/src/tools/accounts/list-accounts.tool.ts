@@ -8,5 +8,5 @@ export const listAccountsTool = defineTool({
   title: 'List connected channel accounts',
   description:
     'Lists the host’s channel accounts (Airbnb, Vrbo, Booking.com, direct): connection type, status, last ' +
-    'sync and error as recorded (this build syncs no channel), linked listings.',
+    'sync and error (iCal: polled; api: as recorded), linked listings.',
 });

@@ -10,6 +10,6 @@ export const setAvailabilityTool = defineTool({
     'Blocks a listing’s nights (owner stay, maintenance, manual) or opens them again, from its today on. ' +
     'startDate and endDate are the first and last NIGHT: a stay checking out 2026-07-12 ends at ' +
     '2026-07-11. Read get_calendar first. What changes: blocked nights close here and in calendar ' +
-    'exports; booked nights are never blocked. Returns what changed.',
+    'exports; nights booked or held by a channel calendar stay. Returns what changed.',
   writeHints: { destructiveHint: true, idempotentHint: true, openWorldHint: false },
 });

@@ -1,15 +1,17 @@
+import { defaultCalendarImportIntervalMinutes } from '@innkeep/domain';
 import {
   getListingOperation,
   listListingsOperation,
   reissueCalendarExportUrlOperation,
+  setCalendarImportUrlOperation,
   updateListingOperation,
 } from '@innkeep/operations';
 import { defineRoute, type RestRoute } from '../../route-definition.ts';
 import { ignoredBodySchema } from './ignored-body.ts';
 
 /**
- * Listings in Innkeep's own field names: list, read one, change, switch bookings on or off, and reissue a
- * channel link's calendar export URL.
+ * Listings in Innkeep's own field names: list, read one, change, switch bookings on or off, reissue a
+ * channel link's calendar export URL and set the channel calendar it imports.
  */
 export const listingsRoutes: readonly RestRoute[] = [
   defineRoute({
@@ -71,5 +73,18 @@ export const listingsRoutes: readonly RestRoute[] = [
     tag: 'Listings',
     bodySchema: ignoredBodySchema,
     input: ({ params }) => ({ listingId: params.listingId, channelAccountId: params.channelAccountId }),
+  }),
+  defineRoute({
+    operation: setCalendarImportUrlOperation,
+    method: 'POST',
+    path: '/setCalendarImportUrl/:listingId/:channelAccountId',
+    summary: 'Sets the channel’s iCal export URL a listing’s channel link imports; url null stops importing.',
+    description:
+      'The channel link with its calendarImport: pending until the first poll (at once, then every ' +
+      `CALENDAR_IMPORT_INTERVAL_MINUTES, ${defaultCalendarImportIntervalMinutes} by default), then connected ` +
+      'or error with the reason. The channel’s ' +
+      'stays become blocked nights (reason channel); stays that clash with a booking here are listed as ' +
+      'conflicts, not written. Removing the URL frees the nights it held.',
+    tag: 'Listings',
   }),
 ];
