@@ -29,7 +29,7 @@ export interface PeriodPerformance {
   readonly listings: readonly ListingRow[];
   readonly reservations: readonly ReservationRow[];
   readonly calendarNights: number;
-  readonly blocked: { owner: number; maintenance: number; manual: number; total: number };
+  readonly blocked: { owner: number; maintenance: number; manual: number; channel: number; total: number };
   readonly blockedByListing: ReadonlyMap<string, number>;
   /** The calendar blocks overlapping the period, unclipped (nights before their listing was active included). */
   readonly blocks: readonly HoldRow[];
@@ -65,14 +65,14 @@ export async function fetchPeriodPerformance(
     fetchHolds(db, accountId, range),
   ]);
   const listingsById = new Map(listings.map((listing) => [listing.id, listing]));
-  const blocked = { owner: 0, maintenance: 0, manual: 0, total: 0 };
+  const blocked = { owner: 0, maintenance: 0, manual: 0, channel: 0, total: 0 };
   const blockedByListing = new Map<string, number>();
   const blocks = holds.filter((hold) => hold.kind === 'block');
   for (const hold of blocks) {
     const listing = listingsById.get(hold.listing_id);
     const inPeriod =
       listing === undefined ? 0 : overlapNights(hold.start, hold.end, activePart(listing, range));
-    const reason = hold.block_reason as 'owner' | 'maintenance' | 'manual';
+    const reason = hold.block_reason as 'owner' | 'maintenance' | 'manual' | 'channel';
     blocked[reason] += inPeriod;
     blocked.total += inPeriod;
     blockedByListing.set(hold.listing_id, (blockedByListing.get(hold.listing_id) ?? 0) + inPeriod);

@@ -209,7 +209,8 @@ export const metricDefinitions: readonly MetricDefinition[] = [
     name: 'Calendar and available nights',
     formula:
       'calendar nights = Σ over listings in scope of the period’s nights from the day the listing became ' +
-      'active. available nights = calendar nights − blocked nights (owner, maintenance and manual blocks). ' +
+      'active. available nights = calendar nights − blocked nights (owner, maintenance, manual and channel ' +
+      'blocks: channel = nights a channel’s imported calendar holds). ' +
       'Booked nights are inside available nights.',
     basis: 'calendar_date',
     statuses: [],
@@ -231,7 +232,7 @@ export const metricDefinitions: readonly MetricDefinition[] = [
     basis: 'stay_night',
     statuses: [...sold],
     numerator: 'sold nights in the period',
-    denominator: 'available nights (calendar − owner, maintenance and manual blocks)',
+    denominator: 'available nights (calendar − owner, maintenance, manual and channel blocks)',
     nullPolicy: { rule: 'Null when there are no available nights.', reasons: ['no_available_nights'] },
     units: 'ratio, 4 decimals',
     sourceNotes: [
@@ -663,7 +664,7 @@ export const analyticsConventions: AnalyticsConventions = {
   rules: [
     'Sold (live) = status accepted. Pending and inquiry reservations are not sold; pending ones still hold nights.',
     'Performance figures attribute by stay night: each sold night in the period with its pro-rated money.',
-    'Occupancy is adjusted by default: booked / available nights, owner, maintenance and manual blocks out of ' +
+    'Occupancy is adjusted by default: booked / available nights, owner, maintenance, manual and channel blocks out of ' +
       'the denominator; gross occupancy (booked / calendar nights) is given beside it.',
     'ADR and RevPAR use accommodation revenue (rent after discounts), never fees or taxes.',
     'Revenue bases: accommodation; fees (cleaning, extra guest, pet, other); total = accommodation + fees; ' +

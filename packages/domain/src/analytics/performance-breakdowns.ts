@@ -84,7 +84,10 @@ export const listingBreakdownSchema = z.object({
       id: z.string().describe('The listing id (by listing) or the listing group id (by group).'),
       name: z.string(),
       ...breakdownFiguresShape,
-      blockedNights: z.number().int().describe('Nights blocked by the owner, for maintenance or by hand.'),
+      blockedNights: z
+        .number()
+        .int()
+        .describe('Nights blocked by the owner, for maintenance, by hand or by a channel’s calendar.'),
     }),
   ),
   totalRows: z

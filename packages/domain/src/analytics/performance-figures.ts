@@ -36,6 +36,7 @@ export const blockedNightsSchema = z
     owner: count('Nights the owner blocked for their own use.'),
     maintenance: count('Nights blocked for maintenance.'),
     manual: count('Nights blocked by hand for any other reason.'),
+    channel: count('Nights a channel’s imported calendar holds.'),
     total: count('All blocked nights.'),
   })
   .describe('Nights taken off sale by calendar blocks, clipped to the period.');

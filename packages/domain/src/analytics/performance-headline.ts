@@ -46,7 +46,7 @@ export const headlineKpisSchema = z.object({
     .describe('The comparison periods used.'),
   bookedNights: kpi('Nights of accepted stays in the period (with a channel filter, that channel’s).'),
   availableNights: kpi(
-    'Nights since each listing became active, minus owner, maintenance and manual blocks.',
+    'Nights since each listing became active, minus owner, maintenance, manual and channel blocks.',
   ),
   occupancy: kpi('Adjusted occupancy: booked / available nights, 0–1.'),
   grossOccupancy: kpi('Gross occupancy: booked / calendar nights (blocks included), 0–1.'),

@@ -49,7 +49,8 @@ money into March and one into April, so March and April add up to the whole stay
 
 - **Available nights** are every listing's nights in the period from the day it was added to Innkeep (a
   listing added in March adds no nights to January), minus nights blocked for owner stays, maintenance or any
-  other manual reason.
+  other manual reason, and nights a channel's imported calendar holds (its stays are booked or blocked there,
+  and the feed says neither the guest nor the price, so they are taken out rather than counted as sold).
 - **Occupancy** (the adjusted figure, and the default) = booked nights / available nights. An owner who stays
   for a week does not make the listing look emptier.
 - **Gross occupancy** = booked nights / all nights, blocks included. It is always given beside occupancy and

@@ -60,6 +60,7 @@ export async function supplyByPeriod(
       owner: number;
       maintenance: number;
       manual: number;
+      channel: number;
     }>`
     with ${periodsTable(distinct, scope.listingIds !== null)},
     -- Materialised, so the blocks find their listing's currency through one hash of the scope: inlined, the
@@ -113,12 +114,14 @@ export async function supplyByPeriod(
       select period_index, currency,
         sum(nights) filter (where reason = 'owner')::integer as owner,
         sum(nights) filter (where reason = 'maintenance')::integer as maintenance,
-        sum(nights) filter (where reason = 'manual')::integer as manual
+        sum(nights) filter (where reason = 'manual')::integer as manual,
+        sum(nights) filter (where reason = 'channel')::integer as channel
       from block_nights
       group by period_index, currency
     )
     select c.period_index, c.currency, c.listings, c.calendar_nights, coalesce(b.owner, 0) as owner,
-      coalesce(b.maintenance, 0) as maintenance, coalesce(b.manual, 0) as manual
+      coalesce(b.maintenance, 0) as maintenance, coalesce(b.manual, 0) as manual,
+      coalesce(b.channel, 0) as channel
     from currencies c
     left join blocks b on b.period_index = c.period_index and b.currency = c.currency
     order by c.period_index, c.currency`,
@@ -129,7 +132,7 @@ export async function supplyByPeriod(
     const byCurrency = rows
       .filter((row) => row.period_index === distinctIndex)
       .map((row): CurrencySupply => {
-        const blocked = blockedNights(row.owner, row.maintenance, row.manual);
+        const blocked = blockedNights(row.owner, row.maintenance, row.manual, row.channel);
         const calendarNights = Number(row.calendar_nights);
         return {
           currency: row.currency,
@@ -150,7 +153,7 @@ export function currencySupplyOf(list: readonly CurrencySupply[], currency: stri
       currency,
       listings: 0,
       calendarNights: 0,
-      blocked: { owner: 0, maintenance: 0, manual: 0, total: 0 },
+      blocked: { owner: 0, maintenance: 0, manual: 0, channel: 0, total: 0 },
       availableNights: 0,
     }
   );
@@ -168,14 +171,20 @@ export function totalSupply(byCurrency: readonly CurrencySupply[]): PeriodSupply
       sum((supply) => supply.blocked.owner),
       sum((supply) => supply.blocked.maintenance),
       sum((supply) => supply.blocked.manual),
+      sum((supply) => supply.blocked.channel),
     ),
     availableNights: sum((supply) => supply.availableNights),
   };
 }
 
 /** Blocked nights by reason with their total. */
-export function blockedNights(owner: number, maintenance: number, manual: number): BlockedNights {
-  return { owner, maintenance, manual, total: owner + maintenance + manual };
+export function blockedNights(
+  owner: number,
+  maintenance: number,
+  manual: number,
+  channel: number,
+): BlockedNights {
+  return { owner, maintenance, manual, channel, total: owner + maintenance + manual + channel };
 }
 
 /**
