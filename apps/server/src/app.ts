@@ -153,6 +153,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     baseUrl: deps.baseUrl,
     clock: deps.clock,
     webhooks: { subscriptions: domain.webhooks, deliveries: domain.webhookDeliveries },
+    listings: domain.listings,
     home: { audit: domain.audit },
   });
   const onRateLimited =

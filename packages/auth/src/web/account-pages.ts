@@ -7,6 +7,7 @@ import {
   errorCatalogue,
   type IdentityUseCases,
   type IssuedAuthToken,
+  type ListingUseCases,
   type Principal,
   passwordSchema,
   reportInternalFailure,
@@ -33,6 +34,7 @@ import {
 import { innkeepScript } from './copy-button.ts';
 import { csrfTokenForForm, formField, isTrustedFormPost, safeNextPath } from './forms.ts';
 import { type HomePagesOptions, registerHomePages } from './home-pages.ts';
+import { registerListingPages } from './listing-pages.ts';
 import { securityHeaders } from './security-headers.ts';
 import { createBrowserSessions, sessionCookieName } from './session.ts';
 import { createSignInGuard } from './sign-in-guard.ts';
@@ -53,6 +55,8 @@ export interface AccountPagesOptions {
   readonly secureCookies?: boolean;
   /** The use cases behind the webhooks page; without them, /settings/webhooks is not served. */
   readonly webhooks?: WebhookPagesOptions | undefined;
+  /** The domain's listings, behind /listings and each listing's channel calendars; without them, not served. */
+  readonly listings?: ListingUseCases | undefined;
   /** The audit log behind the home page's dashboard; without it, / is not served. */
   readonly home?: HomePagesOptions | undefined;
 }
@@ -82,7 +86,11 @@ async function registerAccountPages(app: FastifyInstance, options: AccountPagesO
   const guard = createSignInGuard({ throttle: createLoginThrottle(db, clock), secretKeys, secureCookies });
   const formOptions = { secretKeys, baseUrl };
   const csrfOptions = { secretKeys, secureCookies };
-  const served: ServedPages = { home: options.home !== undefined, webhooks: options.webhooks !== undefined };
+  const served: ServedPages = {
+    home: options.home !== undefined,
+    webhooks: options.webhooks !== undefined,
+    listings: options.listings !== undefined,
+  };
 
   // The app may already have these for other routes; registering them twice would fail.
   if (!app.hasReplyDecorator('setCookie')) await app.register(fastifyCookie);
@@ -402,6 +410,8 @@ async function registerAccountPages(app: FastifyInstance, options: AccountPagesO
     served,
   };
   if (options.webhooks !== undefined) registerWebhookPages(app, options.webhooks, pageContext);
+  if (options.listings !== undefined)
+    registerListingPages(app, { listings: options.listings, baseUrl }, pageContext);
   if (options.home !== undefined) {
     registerHomePages(
       app,
@@ -424,10 +434,12 @@ function loginAction(next: string): string {
 /**
  * Fastify plugin serving the account's own web pages — sign-in and sign-out, settings (profile, account,
  * subscription, signed-in browsers, password, auth token), connected assistants, given `webhooks`, the
- * webhooks page (subscriptions, their delivery logs, tests and secrets) and, given `home`, the home page
- * at `/` (a welcome when signed out, the dashboard with the account's activity when signed in) — as plain
- * HTML forms that work without scripts (one script of our own only adds copy buttons). Sessions are rows in `web_sessions` named by a random `ik_session` cookie,
- * shared with the OAuth sign-in and ended on every instance by signing out; every form carries a CSRF token
+ * webhooks page (subscriptions, their delivery logs, tests and secrets), given `listings`, the listings and
+ * each listing's channel calendars (export URLs to give channels, channels' calendars to import) and, given
+ * `home`, the home page at `/` (a welcome when signed out, the dashboard with the account's activity when
+ * signed in) — as plain HTML forms that work without scripts (one script of our own only adds copy
+ * buttons). Sessions are rows in `web_sessions` named by a random `ik_session` cookie, shared with the OAuth
+ * sign-in and ended on every instance by signing out; every form carries a CSRF token
  * and is refused when posted from another site; failed sign-ins are throttled (see `loginThrottlePolicy`).
  */
 export const accountPages: FastifyPluginAsync<AccountPagesOptions> = registerAccountPages;

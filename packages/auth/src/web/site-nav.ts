@@ -6,13 +6,16 @@ export interface ServedPages {
   readonly home: boolean;
   /** `/settings/webhooks` and each webhook's page. */
   readonly webhooks: boolean;
+  /** `/listings` and each listing's channel calendars. */
+  readonly listings: boolean;
 }
 
 /** A page the signed-in navigation links to. */
-export type SitePage = 'home' | 'settings' | 'apps' | 'webhooks';
+export type SitePage = 'home' | 'listings' | 'settings' | 'apps' | 'webhooks';
 
 const signedInLinks: readonly { page: SitePage; href: string; label: string }[] = [
   { page: 'home', href: '/', label: 'Home' },
+  { page: 'listings', href: '/listings', label: 'Listings' },
   { page: 'settings', href: '/settings', label: 'Settings' },
   { page: 'apps', href: '/settings/apps', label: 'Connected assistants' },
   { page: 'webhooks', href: '/settings/webhooks', label: 'Webhooks' },
@@ -38,9 +41,13 @@ export function signedInNavigation(options: {
   current?: SitePage | undefined;
 }): SiteNavigation {
   const { served } = options;
-  const links = signedInLinks.filter(
-    (entry) => (entry.page !== 'home' || served.home) && (entry.page !== 'webhooks' || served.webhooks),
-  );
+  // Settings and connected assistants are always served; the rest only where the server was given them.
+  const optional: Partial<Record<SitePage, boolean>> = {
+    home: served.home,
+    listings: served.listings,
+    webhooks: served.webhooks,
+  };
+  const links = signedInLinks.filter((entry) => optional[entry.page] ?? true);
   return {
     homeHref: homeHref(served),
     nav: html`<nav class="site" aria-label="Site">
