@@ -13,13 +13,7 @@ import {
   testSecretKeys,
 } from './support/account-pages-harness.ts';
 import { launchChromium, watchForProblems } from './support/chromium.ts';
-import {
-  keyboardWalk,
-  overflows,
-  reachingPastTheRight,
-  seriousAxeViolations,
-  viewports,
-} from './support/page-checks.ts';
+import { checkSitePage, type SitePage, viewports } from './support/page-checks.ts';
 
 // Long unbroken words are what push a phone's page sideways: a listing name, ids, URLs and an error without spaces.
 const listingName = `Seaside${'LoftWithAVeryLongNameAndNoSpaces'.repeat(3)}`;
@@ -69,14 +63,6 @@ async function insertListing(world: PagesWorld, host: TestHost): Promise<void> {
       { listing_id: listingId, channel_account_id: vrbo, external_listing_id: 'V-1', url: null },
     ])
     .execute();
-}
-
-/** A page of the site, and how to arrive at it. */
-interface SitePage {
-  readonly name: string;
-  /** The `href` of the navigation link marked as the current page; null on a page without navigation. */
-  readonly current: string | null;
-  open(page: Page): Promise<unknown>;
 }
 
 // The listings pages in Chromium at a laptop's and a phone's width, with an import in error and a clash
@@ -160,23 +146,6 @@ describe('listings pages in Chromium', () => {
     { name: 'not found', current: null, open: goto('/listings/lst_gone/channels') },
   ];
 
-  /** Checks one page in `page` (the CSP in force), and with axe in `axePage` (whose context bypasses it). */
-  async function checkPage(site: SitePage, page: Page, axePage: Page): Promise<void> {
-    await site.open(page);
-    if (await overflows(page))
-      expect.fail(`${site.name} scrolls sideways: ${await reachingPastTheRight(page)}`);
-    if (site.current !== null) {
-      expect(await page.getAttribute('nav[aria-label="Site"] [aria-current="page"]', 'href')).toBe(
-        site.current,
-      );
-    }
-    const walk = await keyboardWalk(page);
-    expect(walk.first, site.name).toBe('Skip to content');
-    expect(walk.unreached, site.name).toEqual([]);
-    await site.open(axePage);
-    expect(await seriousAxeViolations(axePage), site.name).toEqual([]);
-  }
-
   for (const viewport of viewports) {
     describe(`at ${viewport.width}x${viewport.height}`, () => {
       let context: BrowserContext;
@@ -213,7 +182,7 @@ describe('listings pages in Chromium', () => {
 
       for (const site of sitePages) {
         it(`${site.name} fits, is reached by keyboard and passes axe`, async () => {
-          await checkPage(site, page, axePage);
+          await checkSitePage(site, page, axePage);
         });
       }
 

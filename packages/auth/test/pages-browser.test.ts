@@ -12,26 +12,12 @@ import {
   testSecretKeys,
 } from './support/account-pages-harness.ts';
 import { launchChromium, watchForProblems } from './support/chromium.ts';
-import {
-  keyboardWalk,
-  overflows,
-  reachingPastTheRight,
-  seriousAxeViolations,
-  viewports,
-} from './support/page-checks.ts';
+import { checkSitePage, overflows, type SitePage, viewports } from './support/page-checks.ts';
 
 // Long unbroken words are what push a phone's page sideways: an app named with no spaces, long ids and URLs.
 const appName = `Assistant${'WithAVeryLongNameAndNoSpaces'.repeat(3)}`;
 const webClientId = `client_web_${'x'.repeat(60)}`;
 const desktopClientId = `client_desktop_${'y'.repeat(60)}`;
-
-/** A page of the site, and how to arrive at it from wherever the browser is. */
-interface SitePage {
-  readonly name: string;
-  /** The `href` of the navigation link marked as the current page; null on a page without navigation. */
-  readonly current: string | null;
-  open(page: Page): Promise<unknown>;
-}
 
 /** Inserts a registered client and one grant of it, as oidc-provider stores them. */
 async function connect(world: PagesWorld, host: TestHost, client: { id: string; redirectUri: string }) {
@@ -156,23 +142,6 @@ describe('every page in Chromium', () => {
     { name: 'not found', current: null, open: goto('/settings/webhooks/whk_gone') },
   ];
 
-  /** Checks one page in `page` (the CSP in force), and with axe in `axePage` (whose context bypasses it). */
-  async function checkPage(site: SitePage, page: Page, axePage: Page): Promise<void> {
-    await site.open(page);
-    if (await overflows(page))
-      expect.fail(`${site.name} scrolls sideways: ${await reachingPastTheRight(page)}`);
-    if (site.current !== null) {
-      expect(await page.getAttribute('nav[aria-label="Site"] [aria-current="page"]', 'href')).toBe(
-        site.current,
-      );
-    }
-    const walk = await keyboardWalk(page);
-    expect(walk.first, site.name).toBe('Skip to content');
-    expect(walk.unreached, site.name).toEqual([]);
-    await site.open(axePage);
-    expect(await seriousAxeViolations(axePage), site.name).toEqual([]);
-  }
-
   // One describe a width, its steps in order (vitest runs a file's tests one after another): each page is a
   // test of its own, so a slow machine spends its time budget a page at a time, not on the whole site.
   for (const viewport of viewports) {
@@ -203,7 +172,7 @@ describe('every page in Chromium', () => {
       ];
       for (const site of signedOutPages) {
         it(`${site.name} (signed out) fits, is reached by keyboard and passes axe`, async () => {
-          await checkPage(site, page, axePage);
+          await checkSitePage(site, page, axePage);
         });
       }
 
@@ -219,7 +188,7 @@ describe('every page in Chromium', () => {
 
       for (const site of signedInPages) {
         it(`${site.name} fits, is reached by keyboard and passes axe`, async () => {
-          await checkPage(site, page, axePage);
+          await checkSitePage(site, page, axePage);
         });
       }
 

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
 
 // Page-side code is written as expressions: this package's TypeScript has no DOM types to check it against.
 
@@ -77,4 +78,33 @@ const runAxe = `axe.run(document, { resultTypes: ['violations'] }).then((result)
 export async function seriousAxeViolations(page: Page): Promise<string[]> {
   await page.addScriptTag({ path: axeScript });
   return (await page.evaluate(runAxe)) as string[];
+}
+
+/** A page of the site, and how to arrive at it from wherever the browser is. */
+export interface SitePage {
+  readonly name: string;
+  /** The `href` of the navigation link marked as the current page; null on a page without navigation. */
+  readonly current: string | null;
+  open(page: Page): Promise<unknown>;
+}
+
+/**
+ * Checks one page of the site in `page` (the CSP in force): it does not scroll sideways, its navigation marks
+ * the right page, Tab reaches the skip link first and then every control; then with axe in `axePage`, whose
+ * context bypasses the CSP, that nothing serious or critical is found.
+ */
+export async function checkSitePage(site: SitePage, page: Page, axePage: Page): Promise<void> {
+  await site.open(page);
+  if (await overflows(page))
+    expect.fail(`${site.name} scrolls sideways: ${await reachingPastTheRight(page)}`);
+  if (site.current !== null) {
+    expect(await page.getAttribute('nav[aria-label="Site"] [aria-current="page"]', 'href')).toBe(
+      site.current,
+    );
+  }
+  const walk = await keyboardWalk(page);
+  expect(walk.first, site.name).toBe('Skip to content');
+  expect(walk.unreached, site.name).toEqual([]);
+  await site.open(axePage);
+  expect(await seriousAxeViolations(axePage), site.name).toEqual([]);
 }
