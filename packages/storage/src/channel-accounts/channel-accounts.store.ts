@@ -67,18 +67,15 @@ function selectChannelAccounts(db: Executor, actor: Actor) {
 
 /**
  * The health of the account's calendar imports, from its links that have an import URL: how many there are,
- * whether any is in error, the latest success, and the latest error (named by its listing). An account
- * without import URLs has `import_links` 0 and reports its stored columns.
+ * the latest success, and the latest error of a link in error (named by its listing; a link in error always
+ * has one, so it is null exactly when none is). An account without import URLs has `import_links` 0 and
+ * reports its stored columns.
  */
 function importHealth() {
   return [
     sql<number>`(select count(*) from listing_channel_links as link
       where link.channel_account_id = channel_accounts.id and link.calendar_import_url is not null)`.as(
       'import_links',
-    ),
-    sql<boolean>`exists (select from listing_channel_links as link
-      where link.channel_account_id = channel_accounts.id and link.import_status = 'error')`.as(
-      'import_in_error',
     ),
     sql<Date | null>`(select max(link.import_last_success_at) from listing_channel_links as link
       where link.channel_account_id = channel_accounts.id and link.calendar_import_url is not null)`.as(
@@ -123,9 +120,9 @@ function health(row: ChannelAccountQueryRow): Pick<ChannelAccount, 'status' | 'l
     };
   }
   return {
-    status: row.import_in_error ? 'error' : 'connected',
+    status: row.import_last_error === null ? 'connected' : 'error',
     lastSyncAt:
       row.import_last_success_at === null ? null : new Date(row.import_last_success_at).toISOString(),
-    lastError: row.import_in_error ? row.import_last_error : null,
+    lastError: row.import_last_error,
   };
 }

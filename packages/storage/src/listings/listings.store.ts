@@ -227,14 +227,13 @@ export function createListingUseCases({ db, clock, publicBaseUrl }: ListingStore
           .forNoKeyUpdate()
           .executeTakeFirst();
         if (listing === undefined) throw linkNotFound(input);
+        // The listing is the account's (checked above), so its link is too.
         const current = await trx
           .selectFrom('listing_channel_links as link')
-          .innerJoin('listings', 'listings.id', 'link.listing_id')
           .innerJoin('channel_accounts as channel_account', 'channel_account.id', 'link.channel_account_id')
           .select(['link.calendar_import_url', 'channel_account.channel'])
           .where('link.listing_id', '=', input.listingId)
           .where('link.channel_account_id', '=', input.channelAccountId)
-          .where('listings.account_id', '=', actor.accountId)
           .forUpdate('link')
           .executeTakeFirst();
         if (current === undefined) throw linkNotFound(input);
