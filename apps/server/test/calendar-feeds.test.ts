@@ -35,7 +35,7 @@ describe('calendar exports in the server app', () => {
     const linked = (listed.json() as { items: Listing[] }).items.find((item) => item.channels.length > 0);
     if (linked === undefined) throw new Error('the demo has no channel link');
     listing = linked;
-  }, 180_000);
+  });
 
   afterAll(async () => {
     await app?.close();

@@ -157,7 +157,7 @@ describe('channel calendars polled by server instances on one PostgreSQL databas
         { uid: `${listingId}-a@airbnb.test`, start: `2031-01-${10 + index}`, end: `2031-01-${13 + index}` },
       ]);
     });
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await Promise.all(servers.map((server) => server.kill()));

@@ -41,7 +41,7 @@ describe('the server while PostgreSQL ends its connections', () => {
     admin = await openDatabase({ kind: 'postgres', url: testServerUrl, poolSize: 1 });
     server = await startServerProcess(database.url ?? '', { MCP_RATE_LIMIT: '100000' });
     token = await server.accessToken(demoLogin);
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await server?.kill();

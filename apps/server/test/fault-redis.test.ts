@@ -50,7 +50,7 @@ describe('/mcp while Redis goes away and comes back', () => {
     });
     // Every token up front: the sign-in's own limits are not what this test is about.
     for (let index = 0; index < 4; index += 1) tokens.push(await server.accessToken(owner));
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await server?.kill();

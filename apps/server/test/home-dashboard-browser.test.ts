@@ -74,7 +74,7 @@ describe('the dashboard in Chromium', () => {
     });
 
     ({ ruleId } = await messageRuleMadeByAssistant(baseUrl, assistantName));
-  }, 180_000);
+  });
 
   afterAll(async () => {
     await browser?.close();

@@ -54,7 +54,7 @@ describe('housekeeping job on PostgreSQL', () => {
 
   beforeAll(async () => {
     database = await openAuthTestDatabase('postgres');
-  }, 180_000);
+  });
 
   afterAll(async () => {
     await database?.close();
@@ -156,5 +156,5 @@ describe('housekeeping job on the embedded database', () => {
     } finally {
       await database.close();
     }
-  }, 180_000);
+  });
 });

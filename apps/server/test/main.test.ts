@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, isolatedEnv, runCli, serverDir } from './support/processes.ts';
+import { freePort, isolatedEnv, runCli, serverDir, serverStartLimitMs } from './support/processes.ts';
 
 describe('node src/main.ts', () => {
   let root: string;
@@ -36,10 +36,11 @@ describe('node src/main.ts', () => {
 
   it('migrates a fresh data directory, listens, and prints its address', async () => {
     const banner = `Innkeep is running at http://localhost:${port}\n`;
-    const deadline = Date.now() + 60_000;
+    const deadline = Date.now() + serverStartLimitMs;
     while (!stdout.includes(banner)) {
       if (child.exitCode !== null) throw new Error(`main.ts exited with ${child.exitCode}:\n${stderr}`);
-      if (Date.now() > deadline) throw new Error(`no banner within 60 s:\n${stdout}\n${stderr}`);
+      if (Date.now() > deadline)
+        throw new Error(`no banner within ${serverStartLimitMs / 1000} s:\n${stdout}\n${stderr}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(stdout).not.toContain('Demo login');

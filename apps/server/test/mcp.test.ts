@@ -19,7 +19,7 @@ describe('/mcp in the server app', () => {
     baseUrl = `http://127.0.0.1:${port}`;
     app = buildApp({ ...testAuthDeps, baseUrl, database, clock: systemClock, logLevel: 'silent' });
     await app.listen({ port, host: '127.0.0.1' });
-  }, 180_000);
+  });
 
   afterAll(async () => {
     await app?.close();

@@ -55,7 +55,7 @@ describe('the message delivery job', () => {
         enabled: true,
       })
       .execute();
-  }, 120_000);
+  });
 
   beforeEach(async () => {
     await database.db.deleteFrom('messages').execute();

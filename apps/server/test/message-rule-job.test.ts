@@ -114,7 +114,7 @@ describe('message rule job on PostgreSQL', () => {
   beforeAll(async () => {
     database = await openTestDatabase('postgres');
     url = database.url ?? '';
-  }, 180_000);
+  });
 
   afterAll(async () => {
     await database?.close();
@@ -233,7 +233,7 @@ describe('message rule job on PostgreSQL', () => {
     const second = await runCli(['run-message-rules'], { DATABASE_URL: url });
     expect(second.stdout).toBe('Sent 0 messages; skipped 0.\n');
     expect(await messageCounts(database.db, stays)).toEqual([1, 1]);
-  }, 180_000);
+  });
 });
 
 describe('message rule job on the embedded database', () => {
@@ -247,5 +247,5 @@ describe('message rule job on the embedded database', () => {
     } finally {
       await database.close();
     }
-  }, 180_000);
+  });
 });

@@ -32,7 +32,7 @@ describe('metrics and request logs of the server app', () => {
       mcpRateLimit: 2,
     });
     await app.listen({ port, host: '127.0.0.1' });
-  }, 180_000);
+  });
 
   afterAll(async () => {
     await app?.close();

@@ -49,7 +49,7 @@ describe('/api in the server app', () => {
       restRateLimits,
     });
     await app.listen({ port, host: '127.0.0.1' });
-  }, 180_000);
+  });
 
   afterAll(async () => {
     await app?.close();

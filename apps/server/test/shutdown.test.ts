@@ -11,7 +11,7 @@ import { systemClock } from '@innkeep/domain';
 import { createOperatorUseCases } from '@innkeep/storage';
 import type { TestDatabase } from '@innkeep/storage/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, isolatedEnv, runCli, serverDir } from './support/processes.ts';
+import { freePort, isolatedEnv, runCli, serverDir, serverStartLimitMs } from './support/processes.ts';
 
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 const owner = {
@@ -49,7 +49,7 @@ function startProcess(command: string, args: readonly string[], cwd: string, env
     exited,
     output: () => output,
     async waitFor(texts, count = 1) {
-      const deadline = Date.now() + 90_000;
+      const deadline = Date.now() + serverStartLimitMs;
       const matches = () =>
         output.split('\n').filter((line) => texts.every((text) => line.includes(text))).length;
       while (matches() < count) {
@@ -169,7 +169,7 @@ describe.each(['pglite', 'postgres'] as const)('SIGTERM to node src/main.ts on %
       password: owner.password,
       scopes: ['user:read'],
     }));
-  }, 120_000);
+  });
 
   afterAll(async () => {
     if (server?.child.exitCode === null) server.child.kill('SIGKILL');

@@ -36,7 +36,7 @@ describe('Strict-Transport-Security', () => {
     const deps = { ...testAuthDeps, database, clock: systemClock, logLevel: 'silent' } as const;
     secure = buildApp({ ...deps, baseUrl: 'https://innkeep.example' });
     plain = buildApp({ ...deps, baseUrl: 'http://127.0.0.1:3000' });
-  }, 180_000);
+  });
 
   afterAll(async () => {
     await secure?.close();

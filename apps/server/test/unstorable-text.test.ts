@@ -32,7 +32,7 @@ describe('requests holding U+0000 in the server app', () => {
     app = buildApp({ ...testAuthDeps, baseUrl, database, clock: systemClock, logLevel: 'silent' });
     await app.listen({ port, host: '127.0.0.1' });
     client = await registerClient(baseUrl, { redirect_uris: [redirectUri] });
-  }, 180_000);
+  });
 
   afterAll(async () => {
     await app?.close();

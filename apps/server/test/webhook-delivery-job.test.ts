@@ -131,7 +131,7 @@ describe('the webhook delivery job', () => {
       allowPrivate: true,
       intervalMs: 50,
     });
-  }, 180_000);
+  });
 
   afterAll(async () => {
     await job?.stop();

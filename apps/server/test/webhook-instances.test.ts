@@ -54,7 +54,7 @@ describe('webhook delivery by two server instances on one PostgreSQL database', 
     });
     servers.push(await startServerProcess(database.url ?? '', serverEnv, rememberPid));
     servers.push(await startServerProcess(database.url ?? '', serverEnv, rememberPid));
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await Promise.all(servers.map((server) => server.kill()));
@@ -146,7 +146,7 @@ describe('a webhook schedule whose server is killed between two attempts', () =>
       senderPids: () => spawnedPids,
     });
     servers.push(await startServerProcess(database.url ?? '', serverEnv, rememberPid));
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await Promise.all(servers.map((server) => server.kill()));

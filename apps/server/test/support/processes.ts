@@ -8,6 +8,14 @@ export { freePort };
 /** apps/server, where `node src/…` runs as `pnpm start` and `pnpm cli` run it. */
 export const serverDir = fileURLToPath(new URL('../..', import.meta.url));
 
+/**
+ * How long a started server may take to print its banner. On a quiet machine it takes some 7 s with the
+ * embedded database (most of it migrating); CI runs every package's suite at once on two cores, where the same
+ * start was measured at 58 s beside ten busy loops and once ran past 90 s. The limit only has to catch a start
+ * that never ends.
+ */
+export const serverStartLimitMs = 150_000;
+
 /** What a finished process said and how it ended. */
 export interface ProcessResult {
   readonly code: number | null;

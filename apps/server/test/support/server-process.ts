@@ -1,7 +1,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { generateSigningKey } from '@innkeep/auth';
 import { obtainAccessToken } from '@innkeep/auth/testing';
-import { freePort, isolatedEnv, serverDir } from './processes.ts';
+import { freePort, isolatedEnv, serverDir, serverStartLimitMs } from './processes.ts';
 
 /** `node src/main.ts` running as a child process, listening on 127.0.0.1. */
 export interface ServerProcess {
@@ -77,12 +77,12 @@ export async function startServerProcess(
       await exited;
     },
   };
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + serverStartLimitMs;
   while (!output.includes(`Innkeep is running at ${baseUrl}`)) {
     if (child.exitCode !== null) throw new Error(`main.ts exited with ${child.exitCode}:\n${output}`);
     if (Date.now() > deadline) {
       await server.kill();
-      throw new Error(`no banner within 60 s:\n${output}`);
+      throw new Error(`no banner within ${serverStartLimitMs / 1000} s:\n${output}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
