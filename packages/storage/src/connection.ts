@@ -21,6 +21,11 @@ export type DatabaseTarget =
   | {
       readonly kind: 'pglite' /** A directory, or undefined for an in-memory database. */;
       readonly dataDir?: string;
+      /**
+       * A copy of a whole database as {@link DatabaseHandle.dump} made it, to start from instead of an empty
+       * one: a new database this way takes some 0.4 s where an empty one takes 1.6 s before any migration.
+       */
+      readonly initialData?: Blob;
     };
 
 /** An open database and the means to close it. */
@@ -40,6 +45,8 @@ export interface DatabaseHandle {
   ) => Promise<Listener>;
   /** PostgreSQL only: the pool's connections right now, for the metrics. */
   readonly poolStats?: () => { readonly total: number; readonly idle: number; readonly waiting: number };
+  /** PGlite only: a copy of the whole database, which `initialData` opens again. */
+  readonly dump?: () => Promise<Blob>;
   close(): Promise<void>;
 }
 
@@ -125,6 +132,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
   }
   const pglite = await PGlite.create({
     ...(target.dataDir === undefined ? {} : { dataDir: target.dataDir }),
+    ...(target.initialData === undefined ? {} : { loadDataDir: target.initialData }),
     extensions: { btree_gist },
     parsers: { [DATE_OID]: keepText, [INT8_OID]: toNumber, [NUMERIC_OID]: keepText },
   });
@@ -134,7 +142,8 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     // Kysely only closes a driver it initialised, i.e. after a first query; close PGlite ourselves too.
     if (!pglite.closed) await pglite.close();
   };
-  return { db, kind: 'pglite', close };
+  // Uncompressed: a migrated database is some 43 MB that way, and opens 0.3 s sooner than gzipped.
+  return { db, kind: 'pglite', dump: () => pglite.dumpDataDir('none'), close };
 }
 
 /**
