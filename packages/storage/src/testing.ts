@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -88,17 +88,52 @@ function migratedCopy(migrations: Readonly<Record<string, Migration>>): Promise<
 }
 
 async function readOrMakeCopy(file: string, migrations: Readonly<Record<string, Migration>>): Promise<Blob> {
+  await mkdir(dirname(file), { recursive: true });
+  // CI starts a worker per core in every package at once, and each would make the same copy; the first to
+  // take the lock makes it while the others wait for the file.
+  const lock = `${file}.lock`;
+  for (;;) {
+    const existing = await readIfThere(file);
+    if (existing !== undefined) return existing;
+    const held = await open(lock, 'wx').catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'EEXIST') return undefined;
+      throw error;
+    });
+    if (held === undefined) {
+      await dropStaleLock(lock);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      continue;
+    }
+    try {
+      return (await readIfThere(file)) ?? (await makeCopy(file, migrations));
+    } finally {
+      await held.close();
+      await rm(lock, { force: true });
+    }
+  }
+}
+
+async function readIfThere(file: string): Promise<Blob | undefined> {
   try {
     return new Blob([await readFile(file)]);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
   }
+}
+
+/** Removes a lock older than any copy takes to make: its maker died (a test run stopped midway). */
+async function dropStaleLock(lock: string): Promise<void> {
+  const taken = await stat(lock).catch(() => undefined);
+  if (taken !== undefined && Date.now() - taken.mtimeMs > 120_000) await rm(lock, { force: true });
+}
+
+async function makeCopy(file: string, migrations: Readonly<Record<string, Migration>>): Promise<Blob> {
   const handle = await openDatabase({ kind: 'pglite' });
   try {
     await migrateToLatest(handle.db, migrations);
     const copy = await (handle.dump as NonNullable<typeof handle.dump>)();
     // Written aside and renamed, so a worker reading meanwhile sees no copy or a whole one, never half.
-    await mkdir(dirname(file), { recursive: true });
     const partial = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
     await writeFile(partial, new Uint8Array(await copy.arrayBuffer()));
     await rename(partial, file);

@@ -132,6 +132,17 @@ describe.each(testDatabaseKinds)('calendar imports on %s', (kind) => {
       .execute();
   }
 
+  /** The ids of the listing's channel holds by event UID. */
+  async function holdIdsByUid(listingId: string): Promise<Record<string, string>> {
+    const rows = await db
+      .selectFrom('calendar_holds')
+      .select(['import_uid', 'id'])
+      .where('listing_id', '=', listingId)
+      .where('block_reason', '=', 'channel')
+      .execute();
+    return Object.fromEntries(rows.map((row) => [row.import_uid ?? '', row.id]));
+  }
+
   async function events(event?: WebhookEvent) {
     const rows = await db
       .selectFrom('webhook_events')
@@ -302,7 +313,8 @@ describe.each(testDatabaseKinds)('calendar imports on %s', (kind) => {
       expect(same).toEqual({ added: 0, moved: 0, released: 0, conflicts: 0, newConflicts: 0 });
       expect(await events()).toEqual([]);
 
-      // b moves onto nights a used to hold, a moves on, c is new.
+      // b moves onto nights a used to hold, a moves on, c is new. The moved stays keep their holds' ids.
+      const idsBefore = await holdIdsByUid(listingId);
       const second = await queue().recordFeed(
         key,
         [
@@ -322,6 +334,7 @@ describe.each(testDatabaseKinds)('calendar imports on %s', (kind) => {
         ['a', '2026-05-20', '2026-05-22'],
         ['c', '2026-06-01', '2026-06-03'],
       ]);
+      expect(await holdIdsByUid(listingId)).toEqual({ ...idsBefore, c: expect.any(String) });
 
       // Gone from the feed: released.
       await db.deleteFrom('webhook_events').execute();

@@ -48,7 +48,10 @@ export const calendarImportSchema = z.object({
   lastSuccessAt: z.string().nullable(),
   lastErrorAt: z.string().nullable(),
   lastError: z.string().nullable(),
-  heldStays: z.number().int().describe('Feed stays held here as nights blocked with reason channel.'),
+  heldStays: z
+    .number()
+    .int()
+    .describe('Feed stays held here as nights blocked with reason channel, ended ones included.'),
   conflicts: z
     .array(calendarImportConflictSchema)
     .describe('Feed stays clashing with a booking or block here: not imported.'),

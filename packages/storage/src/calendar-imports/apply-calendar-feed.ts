@@ -105,7 +105,9 @@ export async function applyCalendarFeed(
       .insertInto('calendar_holds')
       .values(
         placed.map((stay) => ({
-          id: newId('block'),
+          // A moved stay keeps its hold's id, which its export UID is made of: channels reading this calendar
+          // see the stay move, not one end and another begin.
+          id: ownByUid.get(stay.uid)?.id ?? newId('block'),
           account_id: link.accountId,
           listing_id: link.listingId,
           nights: `[${stay.startDate},${stay.endDate})`,
