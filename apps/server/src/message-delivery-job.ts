@@ -72,12 +72,18 @@ function transportOf(options: MessageDeliveryJobOptions): {
   return { transport: own, closeTransport: () => own.close() };
 }
 
-/** Logs what the operator may need to know about: messages retried or given up. */
+/** Logs what the operator may need to know about: messages retried, given up or put off. */
 function logNotable(log: JobLogger, tick: MessageDeliveryTick): void {
   if (tick.retried + tick.failed > 0) {
     log.info(
       { sent: tick.sent, retried: tick.retried, failed: tick.failed },
       'Some guest emails were not accepted; see the messages’ deliveryError',
+    );
+  }
+  if (tick.deferred > 0) {
+    log.info(
+      { sent: tick.sent, deferred: tick.deferred },
+      'The mail server is slow: some guest emails wait for the next claim rather than risk being sent twice',
     );
   }
 }

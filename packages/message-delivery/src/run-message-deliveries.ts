@@ -6,7 +6,7 @@ import {
 } from '@innkeep/domain';
 import { type MessageEmailAddresses, messageEmail } from './message-email.ts';
 import { smtpFailureOutcome } from './smtp-outcome.ts';
-import type { MessageTransport } from './smtp-transport.ts';
+import { type MessageTransport, smtpTimeoutsMs } from './smtp-transport.ts';
 
 /** Options of {@link runMessageDeliveries}; all but the transport and the addresses have production defaults. */
 export interface RunMessageDeliveriesOptions extends MessageEmailAddresses {
@@ -20,7 +20,8 @@ export interface RunMessageDeliveriesOptions extends MessageEmailAddresses {
   readonly claimLimit?: number;
   /**
    * How long a claim is this sender's; default 5 minutes, well above the transport's timeouts, so a lease only
-   * runs out when the sender died, and another sender then makes the attempt.
+   * runs out when the sender died, and another sender then makes the attempt. Must exceed one attempt's
+   * longest time (the SMTP transport's timeouts added up, 50 s).
    */
   readonly leaseMs?: number;
   /** Emails in flight at once; default 4, the transport's pool of connections. */
@@ -37,7 +38,19 @@ export interface MessageDeliveryTick {
   readonly retried: number;
   /** Messages given up: refused for good, or retried until the schedule ran out. */
   readonly failed: number;
+  /**
+   * Claimed messages not tried, because too little of the lease was left for an attempt (a slow mail server);
+   * they are due again once the lease runs out.
+   */
+  readonly deferred: number;
 }
+
+/**
+ * The longest one attempt may take through the SMTP transport: its connection, greeting and socket timeouts
+ * back to back. An attempt starts only while at least this much of the lease is left, so no message is still
+ * being sent when its lease runs out and another sender may claim it and send it again.
+ */
+const attemptLimitMs = smtpTimeoutsMs.connection + smtpTimeoutsMs.greeting + smtpTimeoutsMs.socket;
 
 /**
  * One tick of the sender: claims the queued messages that are due under a lease, emails each to its guest
@@ -51,11 +64,23 @@ export async function runMessageDeliveries(
 ): Promise<MessageDeliveryTick> {
   const now = options.now ?? (() => new Date());
   const random = options.random ?? Math.random;
-  const claimed = await queue.claimDue(now(), options.claimLimit ?? 50, options.leaseMs ?? 5 * 60_000);
-  const counts = { sent: 0, retried: 0, failed: 0 };
+  const leaseMs = options.leaseMs ?? 5 * 60_000;
+  if (!(leaseMs > attemptLimitMs)) {
+    throw new RangeError(
+      `leaseMs must exceed one attempt's longest time, ${attemptLimitMs} ms; got ${leaseMs}`,
+    );
+  }
+  const claimedAt = now();
+  const claimed = await queue.claimDue(claimedAt, options.claimLimit ?? 50, leaseMs);
+  const lastStart = claimedAt.getTime() + leaseMs - attemptLimitMs;
+  const counts = { sent: 0, retried: 0, failed: 0, deferred: 0 };
   let next = 0;
   const worker = async () => {
     for (let message = claimed[next++]; message !== undefined; message = claimed[next++]) {
+      if (now().getTime() > lastStart) {
+        counts.deferred += 1;
+        continue;
+      }
       const outcome = await attempt(message, options);
       const recorded = await queue.recordAttempt(message.messageId, outcome, now(), random());
       if (!recorded.recorded) continue;

@@ -68,6 +68,7 @@ describe.each(testDatabaseKinds)('the message sender on %s', (kind) => {
       sent: 1,
       retried: 0,
       failed: 0,
+      deferred: 0,
     });
     expect(sink.received).toHaveLength(1);
     const [mail] = sink.received;
@@ -170,6 +171,36 @@ describe.each(testDatabaseKinds)('the message sender on %s', (kind) => {
     for (const messageId of messageIds) {
       expect(await stored(messageId)).toMatchObject({ delivery_status: 'sent', delivery_attempts: 1 });
     }
+  });
+
+  it('starts no attempt it could not finish within the lease, and leaves those messages for the next claim', async () => {
+    for (let index = 0; index < 5; index += 1) await queueMessage(`Message ${index}`);
+    // A mail server that takes 100 s to accept each message; the lease is 5 minutes and an attempt may take
+    // 50 s, so attempts start at 0, 100 and 200 s, and not at 300 s, when another sender may claim the rest.
+    const slow = {
+      sendMail: async (email: Parameters<typeof transport.sendMail>[0]) => {
+        nowMs += 100_000;
+        return transport.sendMail(email);
+      },
+    };
+    const tick = await runMessageDeliveries(queue(), { ...options(), transport: slow, concurrency: 1 });
+    expect(tick).toEqual({ claimed: 5, sent: 3, retried: 0, failed: 0, deferred: 2 });
+    expect(sink.received).toHaveLength(3);
+
+    // Nobody sends them while the lease runs; once it has run out they are claimed again, and sent once.
+    nowMs = start + 5 * 60_000 - 1;
+    expect(await runMessageDeliveries(queue(), options())).toMatchObject({ claimed: 0 });
+    nowMs += 1;
+    expect(await runMessageDeliveries(queue(), options())).toMatchObject({ claimed: 2, sent: 2 });
+    expect(sink.received.map((mail) => body(mail.raw)).sort()).toEqual(
+      ['0', '1', '2', '3', '4'].map((index) => `Message ${index}`),
+    );
+  });
+
+  it('refuses a lease too short for one attempt', async () => {
+    await expect(runMessageDeliveries(queue(), { ...options(), leaseMs: 50_000 })).rejects.toThrow(
+      RangeError,
+    );
   });
 
   it('fails a message whose guest no longer has an address', async () => {
