@@ -382,6 +382,34 @@ describe.each(testDatabaseKinds)('calendar imports on %s', (kind) => {
       expect((await channelHolds(listingId)).map((hold) => hold.import_uid)).toEqual(['past']);
     });
 
+    it('holds a new stay under the UID of a stay that has ended, keeping the ended one as history', async () => {
+      const { listingId, channelAccountIds } = await linkedListing(['airbnb']);
+      const [channelAccountId = ''] = channelAccountIds;
+      const key = await importing(listingId, channelAccountId);
+      await queue().recordFeed(
+        key,
+        [stay('reused', '2026-04-02', '2026-04-05')],
+        noValidators,
+        now(),
+        later(15),
+      );
+      nowMs = start + 7 * 24 * 60 * minute;
+      const applied = await queue().recordFeed(
+        key,
+        [stay('reused', '2026-04-20', '2026-04-23')],
+        noValidators,
+        now(),
+        later(15),
+      );
+      expect(applied).toMatchObject({ added: 1, moved: 0, released: 0, conflicts: 0 });
+      expect(
+        (await channelHolds(listingId)).map((hold) => [hold.import_uid, hold.start_date, hold.end_date]),
+      ).toEqual([
+        ['reused (ended 2026-04-05)', '2026-04-02', '2026-04-05'],
+        ['reused', '2026-04-20', '2026-04-23'],
+      ]);
+    });
+
     it('leaves a link’s imported stays out of that link’s calendar export, not out of the others’', async () => {
       const { listingId, channelAccountIds } = await linkedListing(['airbnb', 'vrbo']);
       const [airbnb = '', vrbo = ''] = channelAccountIds;

@@ -101,6 +101,7 @@ export async function applyCalendarFeed(
     taken.push(feedHold(stay));
   }
   if (placed.length > 0) {
+    await retireEndedUids(trx, link, placed);
     await trx
       .insertInto('calendar_holds')
       .values(
@@ -163,6 +164,30 @@ export async function releaseCalendarImport(trx: Executor, link: ImportingLink):
     link,
     released.map((row) => ({ startDate: row.start_date, endDate: row.end_date })),
   );
+}
+
+/**
+ * Renames the UID of any stay of the link that has ended and whose UID a stay of the feed now uses, to the UID
+ * and its check-out day: the ended stay stays held, as history, and the new one can be held under the UID (a
+ * link's UIDs are unique). Channels give each stay its own UID, so this is for a feed that reuses one.
+ */
+async function retireEndedUids(
+  trx: Executor,
+  link: ImportingLink,
+  stays: readonly FeedStay[],
+): Promise<void> {
+  await trx
+    .updateTable('calendar_holds')
+    .set({ import_uid: sql<string>`import_uid || ' (ended ' || to_char(upper(nights), 'YYYY-MM-DD') || ')'` })
+    .where('listing_id', '=', link.listingId)
+    .where('channel_account_id', '=', link.channelAccountId)
+    .where(sql<boolean>`upper(nights) <= ${link.today}::date`)
+    .where(
+      'import_uid',
+      'in',
+      stays.map((stay) => stay.uid),
+    )
+    .execute();
 }
 
 /** The first stay of each UID: a feed that repeats a UID is read as its first event. */
