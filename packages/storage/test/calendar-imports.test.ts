@@ -132,6 +132,11 @@ describe.each(testDatabaseKinds)('calendar imports on %s', (kind) => {
       .execute();
   }
 
+  /** Records a fetched feed without validators for `key`, now, due again in 15 minutes. */
+  function applyFeed(key: CalendarImportKey, stays: FeedStay[]) {
+    return queue().recordFeed(key, stays, noValidators, now(), later(15));
+  }
+
   /** The ids of the listing's channel holds by event UID. */
   async function holdIdsByUid(listingId: string): Promise<Record<string, string>> {
     const rows = await db
@@ -303,29 +308,20 @@ describe.each(testDatabaseKinds)('calendar imports on %s', (kind) => {
 
       // The same feed again changes nothing, and says nothing.
       await db.deleteFrom('webhook_events').execute();
-      const same = await queue().recordFeed(
-        key,
-        [stay('a', '2026-05-01', '2026-05-04'), stay('b', '2026-05-10', '2026-05-12', null)],
-        noValidators,
-        now(),
-        later(15),
-      );
+      const same = await applyFeed(key, [
+        stay('a', '2026-05-01', '2026-05-04'),
+        stay('b', '2026-05-10', '2026-05-12', null),
+      ]);
       expect(same).toEqual({ added: 0, moved: 0, released: 0, conflicts: 0, newConflicts: 0 });
       expect(await events()).toEqual([]);
 
       // b moves onto nights a used to hold, a moves on, c is new. The moved stays keep their holds' ids.
       const idsBefore = await holdIdsByUid(listingId);
-      const second = await queue().recordFeed(
-        key,
-        [
-          stay('a', '2026-05-20', '2026-05-22'),
-          stay('b', '2026-05-02', '2026-05-05'),
-          stay('c', '2026-06-01', '2026-06-03'),
-        ],
-        noValidators,
-        now(),
-        later(15),
-      );
+      const second = await applyFeed(key, [
+        stay('a', '2026-05-20', '2026-05-22'),
+        stay('b', '2026-05-02', '2026-05-05'),
+        stay('c', '2026-06-01', '2026-06-03'),
+      ]);
       expect(second).toEqual({ added: 1, moved: 2, released: 0, conflicts: 0, newConflicts: 0 });
       expect(
         (await channelHolds(listingId)).map((hold) => [hold.import_uid, hold.start_date, hold.end_date]),
@@ -338,13 +334,7 @@ describe.each(testDatabaseKinds)('calendar imports on %s', (kind) => {
 
       // Gone from the feed: released.
       await db.deleteFrom('webhook_events').execute();
-      const third = await queue().recordFeed(
-        key,
-        [stay('c', '2026-06-01', '2026-06-03')],
-        noValidators,
-        now(),
-        later(15),
-      );
+      const third = await applyFeed(key, [stay('c', '2026-06-01', '2026-06-03')]);
       expect(third).toEqual({ added: 0, moved: 0, released: 2, conflicts: 0, newConflicts: 0 });
       expect((await channelHolds(listingId)).map((hold) => hold.import_uid)).toEqual(['c']);
       expect(await events('calendar.updated')).toEqual([
@@ -359,22 +349,13 @@ describe.each(testDatabaseKinds)('calendar imports on %s', (kind) => {
       const { listingId, channelAccountIds } = await linkedListing(['airbnb']);
       const [channelAccountId = ''] = channelAccountIds;
       const key = await importing(listingId, channelAccountId);
-      await queue().recordFeed(
-        key,
-        [stay('past', '2026-04-02', '2026-04-05'), stay('future', '2026-04-20', '2026-04-23')],
-        noValidators,
-        now(),
-        later(15),
-      );
+      await applyFeed(key, [
+        stay('past', '2026-04-02', '2026-04-05'),
+        stay('future', '2026-04-20', '2026-04-23'),
+      ]);
       // A week on, the first stay has ended, and feeds (and the poller) leave ended stays out.
       nowMs = start + 7 * 24 * 60 * minute;
-      const applied = await queue().recordFeed(
-        key,
-        [stay('future', '2026-04-20', '2026-04-23')],
-        noValidators,
-        now(),
-        later(15),
-      );
+      const applied = await applyFeed(key, [stay('future', '2026-04-20', '2026-04-23')]);
       expect(applied).toMatchObject({ added: 0, moved: 0, released: 0 });
       expect((await channelHolds(listingId)).map((hold) => hold.import_uid)).toEqual(['past', 'future']);
 
@@ -386,21 +367,9 @@ describe.each(testDatabaseKinds)('calendar imports on %s', (kind) => {
       const { listingId, channelAccountIds } = await linkedListing(['airbnb']);
       const [channelAccountId = ''] = channelAccountIds;
       const key = await importing(listingId, channelAccountId);
-      await queue().recordFeed(
-        key,
-        [stay('reused', '2026-04-02', '2026-04-05')],
-        noValidators,
-        now(),
-        later(15),
-      );
+      await applyFeed(key, [stay('reused', '2026-04-02', '2026-04-05')]);
       nowMs = start + 7 * 24 * 60 * minute;
-      const applied = await queue().recordFeed(
-        key,
-        [stay('reused', '2026-04-20', '2026-04-23')],
-        noValidators,
-        now(),
-        later(15),
-      );
+      const applied = await applyFeed(key, [stay('reused', '2026-04-20', '2026-04-23')]);
       expect(applied).toMatchObject({ added: 1, moved: 0, released: 0, conflicts: 0 });
       expect(
         (await channelHolds(listingId)).map((hold) => [hold.import_uid, hold.start_date, hold.end_date]),
@@ -414,7 +383,7 @@ describe.each(testDatabaseKinds)('calendar imports on %s', (kind) => {
       const { listingId, channelAccountIds } = await linkedListing(['airbnb', 'vrbo']);
       const [airbnb = '', vrbo = ''] = channelAccountIds;
       const key = await importing(listingId, airbnb);
-      await queue().recordFeed(key, [stay('a', '2026-05-01', '2026-05-04')], noValidators, now(), later(15));
+      await applyFeed(key, [stay('a', '2026-05-01', '2026-05-04')]);
       const tokens = await db
         .selectFrom('listing_channel_links')
         .select(['channel_account_id', 'calendar_export_token'])
@@ -605,7 +574,7 @@ describe.each(testDatabaseKinds)('calendar imports on %s', (kind) => {
       const { listingId, channelAccountIds } = await linkedListing(['airbnb']);
       const [channelAccountId = ''] = channelAccountIds;
       const key = await importing(listingId, channelAccountId);
-      await queue().recordFeed(key, [stay('a', '2026-05-01', '2026-05-04')], noValidators, now(), later(15));
+      await applyFeed(key, [stay('a', '2026-05-01', '2026-05-04')]);
       nowMs += 20 * minute;
       const [claimed] = await queue().claimDue(now(), 1, leaseMs);
       expect(claimed?.url).toBe(key.url);
@@ -613,7 +582,7 @@ describe.each(testDatabaseKinds)('calendar imports on %s', (kind) => {
       const before = await linkRow(listingId, channelAccountId);
       await db.deleteFrom('webhook_events').execute();
 
-      expect(await queue().recordFeed(key, [], noValidators, now(), later(15))).toBeUndefined();
+      expect(await applyFeed(key, [])).toBeUndefined();
       expect(await queue().recordUnchanged(key, now(), later(15))).toBe(false);
       expect(await queue().recordFailure(key, 'timed out', now(), later(15))).toBe(false);
       expect(await linkRow(listingId, channelAccountId)).toEqual(before);
@@ -626,7 +595,7 @@ describe.each(testDatabaseKinds)('calendar imports on %s', (kind) => {
       const { listingId, channelAccountIds } = await linkedListing(['airbnb']);
       const [channelAccountId = ''] = channelAccountIds;
       const key = await importing(listingId, channelAccountId);
-      await queue().recordFeed(key, [stay('a', '2026-05-01', '2026-05-04')], noValidators, now(), later(15));
+      await applyFeed(key, [stay('a', '2026-05-01', '2026-05-04')]);
       const succeededAt = now();
       nowMs += 15 * minute;
       expect(await queue().recordFailure(key, 'HTTP 500', now(), later(15))).toBe(true);
@@ -751,13 +720,7 @@ describe.each(testDatabaseKinds)('calendar imports on %s', (kind) => {
       const [channelAccountId = ''] = channelAccountIds;
       const key = await importing(listingId, channelAccountId);
       await book(listingId, '2026-05-20', '2026-05-22');
-      await queue().recordFeed(
-        key,
-        [stay('a', '2026-05-01', '2026-05-04'), stay('x', '2026-05-21', '2026-05-23')],
-        noValidators,
-        now(),
-        later(15),
-      );
+      await applyFeed(key, [stay('a', '2026-05-01', '2026-05-04'), stay('x', '2026-05-21', '2026-05-23')]);
       await db
         .deleteFrom('listing_channel_links')
         .where('channel_account_id', '=', channelAccountId)
@@ -778,7 +741,7 @@ describe.each(testDatabaseKinds)('calendar imports on %s', (kind) => {
       const { listingId, channelAccountIds } = await linkedListing(['airbnb']);
       const [channelAccountId = ''] = channelAccountIds;
       const key = await importing(listingId, channelAccountId);
-      await queue().recordFeed(key, [stay('a', '2026-05-03', '2026-05-05')], noValidators, now(), later(15));
+      await applyFeed(key, [stay('a', '2026-05-03', '2026-05-05')]);
 
       const opened = await calendar().setAvailability(account.owner, {
         listingId,
@@ -835,13 +798,7 @@ describe.each(testDatabaseKinds)('calendar imports on %s', (kind) => {
         available: false,
         reason: 'owner',
       });
-      await queue().recordFeed(
-        key,
-        [stay('a', '2026-05-01', '2026-05-04'), stay('x', '2026-05-21', '2026-05-23')],
-        noValidators,
-        now(),
-        later(15),
-      );
+      await applyFeed(key, [stay('a', '2026-05-01', '2026-05-04'), stay('x', '2026-05-21', '2026-05-23')]);
       const migration = domainMigrations['2026_11_28_0034_calendar_imports'];
       if (!migration?.down) throw new Error('the calendar imports migration is missing');
       await migration.down(db);
