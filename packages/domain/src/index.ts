@@ -19,6 +19,7 @@ export {
   calendarSchema,
   changedDaySchema,
   getCalendarInputSchema,
+  maxCalendarDays,
   setAvailabilityInputSchema,
   setPricesInputSchema,
 } from './calendar/calendar.ts';

@@ -7,6 +7,7 @@ import {
   daysBetween,
   listingIdSchema,
   localDateSchema,
+  maxCalendarDays,
   minDate,
 } from '@innkeep/domain';
 import { z } from 'zod';
@@ -14,9 +15,6 @@ import { defineOperation } from '../operation.ts';
 
 /** Most days one call returns: two years, the longest calendar a channel publishes. */
 export const maxChannelCalendarDays = 731;
-
-/** Days one calendar read of the domain may cover (getCalendarInputSchema); longer ranges are read in parts. */
-const calendarReadDays = 366;
 
 const channelCalendarInput = z
   .object({
@@ -63,8 +61,9 @@ export const getChannelCalendarOperation = defineOperation({
   run: async ({ listingId, startDate, endDate }, { actor, domain }) => {
     const listing = await domain.listings.get(actor, listingId);
     const days: CalendarDay[] = [];
-    for (let from = startDate; from <= endDate; from = addDays(from, calendarReadDays)) {
-      const to = minDate(addDays(from, calendarReadDays - 1), endDate);
+    // The domain reads at most maxCalendarDays at a time; a channel's longer range is read in parts.
+    for (let from = startDate; from <= endDate; from = addDays(from, maxCalendarDays)) {
+      const to = minDate(addDays(from, maxCalendarDays - 1), endDate);
       days.push(...(await domain.calendar.get(actor, { listingId, startDate: from, endDate: to })).days);
     }
     return {
