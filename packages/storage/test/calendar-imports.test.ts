@@ -358,6 +358,9 @@ describe.each(testDatabaseKinds)('calendar imports on %s', (kind) => {
       const applied = await applyFeed(key, [stay('future', '2026-04-20', '2026-04-23')]);
       expect(applied).toMatchObject({ added: 0, moved: 0, released: 0 });
       expect((await channelHolds(listingId)).map((hold) => hold.import_uid)).toEqual(['past', 'future']);
+      // The link's health counts the stays still to come.
+      const [link] = (await listings().get(account.owner, listingId)).channels;
+      expect(link?.calendarImport?.heldStays).toBe(1);
 
       await listings().setCalendarImportUrl(account.owner, { listingId, channelAccountId, url: null });
       expect((await channelHolds(listingId)).map((hold) => hold.import_uid)).toEqual(['past']);

@@ -51,7 +51,7 @@ export const calendarImportSchema = z.object({
   heldStays: z
     .number()
     .int()
-    .describe('Feed stays held here as nights blocked with reason channel, ended ones included.'),
+    .describe('Feed stays held here, as nights blocked with reason channel, that have not ended.'),
   conflicts: z
     .array(calendarImportConflictSchema)
     .describe('Feed stays clashing with a booking or block here: not imported.'),

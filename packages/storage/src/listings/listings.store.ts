@@ -48,6 +48,7 @@ export function createListingUseCases({ db, clock, publicBaseUrl }: ListingStore
         db,
         keys.map((key) => key.listingId),
         keys.map((key) => key.accountId),
+        clock.now(),
       ),
     keyId: (key) => `${key.accountId}/${key.listingId}`,
     rowKeyId: (row) => `${row.account_id}/${row.id}`,
@@ -56,7 +57,7 @@ export function createListingUseCases({ db, clock, publicBaseUrl }: ListingStore
   return {
     async list(actor, rawInput) {
       const input = parseInput(listListingsInputSchema, rawInput);
-      let query = listingsOfAccount(db, actor.accountId);
+      let query = listingsOfAccount(db, actor.accountId, clock.now());
       if (input.enabled !== undefined) query = query.where('listings.enabled', '=', input.enabled);
       if (input.listingGroupId !== undefined) {
         const groupId = input.listingGroupId;
@@ -88,7 +89,7 @@ export function createListingUseCases({ db, clock, publicBaseUrl }: ListingStore
       // declined reservations hold none), so a listing is free when no hold overlaps the window. The account
       // condition, redundant with the listing's, lets the planner read just this account's holds overlapping
       // the window (index of migration 0019) instead of probing listing by listing.
-      const query = listingsOfAccount(db, actor.accountId).where((eb) =>
+      const query = listingsOfAccount(db, actor.accountId, clock.now()).where((eb) =>
         eb.not(
           eb.exists(
             eb
@@ -155,7 +156,7 @@ export function createListingUseCases({ db, clock, publicBaseUrl }: ListingStore
           );
         }
         // In API form, so the event reports what changed in the units and names receivers read.
-        const before = toListing(await findListingRowOrThrow(trx, actor, current.id));
+        const before = toListing(await findListingRowOrThrow(trx, actor, current.id, clock.now()));
         await trx
           .updateTable('listings')
           .set({ ...changes, updated_at: new Date() })
@@ -168,7 +169,7 @@ export function createListingUseCases({ db, clock, publicBaseUrl }: ListingStore
           targetId: listingId,
           details: { changed },
         });
-        const after = toListing(await findListingRowOrThrow(trx, actor, listingId));
+        const after = toListing(await findListingRowOrThrow(trx, actor, listingId, clock.now()));
         const fieldChanges = listingFieldChanges(before, after, Object.keys(changed) as (keyof Listing)[]);
         // Setting a value it already had changes nothing a receiver could see.
         if (Object.keys(fieldChanges).length > 0) {
@@ -209,7 +210,7 @@ export function createListingUseCases({ db, clock, publicBaseUrl }: ListingStore
           targetId: input.listingId,
           details: { channelAccountId: input.channelAccountId },
         });
-        return findLinkOrThrow(trx, actor, toListing, input);
+        return findLinkOrThrow(trx, actor, toListing, input, clock.now());
       });
     },
 
@@ -276,7 +277,7 @@ export function createListingUseCases({ db, clock, publicBaseUrl }: ListingStore
             },
           });
         }
-        return findLinkOrThrow(trx, actor, toListing, input);
+        return findLinkOrThrow(trx, actor, toListing, input, clock.now());
       });
     },
   };
@@ -298,8 +299,9 @@ async function findLinkOrThrow(
   actor: Actor,
   toListing: (row: ListingWithDetails) => Listing,
   { listingId, channelAccountId }: { readonly listingId: string; readonly channelAccountId: string },
+  now: Date,
 ): Promise<ListingChannelLink> {
-  const listing = toListing(await findListingRowOrThrow(trx, actor, listingId));
+  const listing = toListing(await findListingRowOrThrow(trx, actor, listingId, now));
   const link = listing.channels.find((channel) => channel.channelAccountId === channelAccountId);
   if (link === undefined) throw linkNotFound({ listingId, channelAccountId });
   return link;
@@ -319,11 +321,11 @@ function listingFieldChanges(
 }
 
 /** The account's listings with their groups and channel links, before any filter, order or paging. */
-function listingsOfAccount(db: Executor, accountId: string) {
+function listingsOfAccount(db: Executor, accountId: string, now: Date) {
   return db
     .selectFrom('listings')
     .selectAll('listings')
-    .select(listingDetails)
+    .select((eb) => listingDetails(eb, now))
     .where('listings.account_id', '=', accountId);
 }
 
@@ -383,8 +385,9 @@ async function findListingRowOrThrow(
   db: Executor,
   actor: Actor,
   listingId: string,
+  now: Date,
 ): Promise<ListingWithDetails> {
-  const [row] = await selectListing(db, listingId, actor.accountId);
+  const [row] = await selectListing(db, listingId, actor.accountId, now);
   if (!row) throw notFound('listing', listingId);
   return row;
 }
@@ -397,21 +400,21 @@ interface ListingKey {
 
 // The hottest queries of /mcp: building and compiling them with Kysely cost the server more CPU than
 // PostgreSQL spends running them, and their SQL never changes, only the values.
-const selectListing = compiledOnce((db: Executor, listingId: string, accountId: string) =>
+const selectListing = compiledOnce((db: Executor, listingId: string, accountId: string, now: Date) =>
   db
     .selectFrom('listings')
     .selectAll('listings')
-    .select(listingDetails)
+    .select((eb) => listingDetails(eb, now))
     .where('listings.id', '=', listingId)
     .where('listings.account_id', '=', accountId),
 );
 
 /** The listings named by pairs of (listing id, account id) at the same index; a pair that matches none is skipped. */
-const selectListings = compiledOnce((db: Executor, listingIds: string[], accountIds: string[]) =>
+const selectListings = compiledOnce((db: Executor, listingIds: string[], accountIds: string[], now: Date) =>
   db
     .selectFrom('listings')
     .selectAll('listings')
-    .select(listingDetails)
+    .select((eb) => listingDetails(eb, now))
     .where(
       sql<boolean>`(listings.id, listings.account_id) in (
         select * from unnest(${listingIds}::text[], ${accountIds}::text[]))`,
@@ -459,9 +462,10 @@ type ListingWithDetails = ListingRow & {
 
 /**
  * A listing's group ids and channel links as JSON arrays beside its columns, so one query (one round trip)
- * reads a listing or a page of listings whole. Groups by id; links by channel, then channel account.
+ * reads a listing or a page of listings whole. Groups by id; links by channel, then channel account. `now`
+ * tells the link's imported stays still to come from those that have ended.
  */
-function listingDetails(eb: ExpressionBuilder<Database, 'listings'>) {
+function listingDetails(eb: ExpressionBuilder<Database, 'listings'>, now: Date) {
   return [
     eb
       .selectFrom('listing_group_members as member')
@@ -483,7 +487,7 @@ function listingDetails(eb: ExpressionBuilder<Database, 'listings'>) {
           'externalListingId', link.external_listing_id,
           'url', link.url,
           'calendarExportToken', link.calendar_export_token,
-          'calendarImport', ${calendarImportOfLink}
+          'calendarImport', ${calendarImportOfLink(now)}
         ) order by channel_account.channel, link.channel_account_id), '[]'::json)`.as('links'),
       )
       .whereRef('link.listing_id', '=', 'listings.id')
@@ -498,10 +502,13 @@ const isoUtc = (column: string) =>
   sql.raw(`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
 
 /**
- * A link's calendar import as JSON, null without a URL: its state, how many of its feed's stays are held, and
- * its open conflicts by first night. Subqueries of the link's row, so a page of listings stays one query.
+ * A link's calendar import as JSON, null without a URL: its state, how many of its feed's stays are held and
+ * not yet ended (by the listing's today at `now`), and its open conflicts by first night. Subqueries of the
+ * link's row, so a page of listings stays one query.
  */
-const calendarImportOfLink = sql`case when link.calendar_import_url is null then null else json_build_object(
+const calendarImportOfLink = (
+  now: Date,
+) => sql`case when link.calendar_import_url is null then null else json_build_object(
   'url', link.calendar_import_url,
   'status', link.import_status,
   'lastSuccessAt', ${isoUtc('link.import_last_success_at')},
@@ -509,7 +516,8 @@ const calendarImportOfLink = sql`case when link.calendar_import_url is null then
   'lastError', link.import_last_error,
   'heldStays', (
     select count(*) from calendar_holds as held
-    where held.listing_id = link.listing_id and held.channel_account_id = link.channel_account_id),
+    where held.listing_id = link.listing_id and held.channel_account_id = link.channel_account_id
+      and upper(held.nights) > (${now}::timestamptz at time zone listings.time_zone)::date),
   'conflicts', (
     select coalesce(json_agg(json_build_object(
       'eventUid', conflict.event_uid,
