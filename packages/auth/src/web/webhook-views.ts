@@ -17,7 +17,7 @@ const eventWords: Readonly<Record<WebhookEvent, string>> = {
   'reservation.updated': 'A reservation’s dates, guests, price, details or status change',
   'reservation.cancelled': 'A reservation is cancelled',
   'message.created': 'A message joins a reservation’s thread',
-  'review.created': 'A guest review arrives',
+  'review.created': 'A guest review arrives (not yet sent: no channel brings reviews in)',
   'calendar.updated': 'Prices, stay rules or availability change',
   'calendar.import_conflict': 'A stay in a channel’s calendar clashes with one here',
   'listing.updated': 'A listing’s settings change',

@@ -357,7 +357,7 @@ account. Subscriptions are managed through the REST API, with an authToken or an
 | \`reservation.updated\` | A reservation changes; the payload says what changed. |
 | \`reservation.cancelled\` | A reservation is cancelled. |
 | \`message.created\` | A guest or host message is added to a thread. |
-| \`review.created\` | A guest review arrives. |
+| \`review.created\` | A guest review arrives. Reviews come from channels, and this build connects to none, so it is not sent yet. |
 | \`calendar.updated\` | Availability or prices of a listing change. |
 | \`calendar.import_conflict\` | A stay in a channel's calendar clashes with a booking or block here (sent once). |
 | \`listing.updated\` | A listing's details change. |
