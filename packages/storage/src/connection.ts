@@ -223,12 +223,14 @@ async function listenOn(
   handlers: ListenHandlers,
   heartbeatMs = defaultHeartbeatMs,
 ): Promise<Listener> {
-  // Keepalive lets the OS notice a dead peer too; the query timeout bounds the heartbeat's wait.
+  // Keepalive lets the OS notice a dead peer too; the query timeout bounds the heartbeat's wait. Connecting gets
+  // at least 10 s whatever the heartbeat: on a busy machine a connection can take longer than a short heartbeat
+  // (a test's 200 ms), and failing it then would report a lost connection that was never made.
   const client = new pg.Client({
     connectionString: url,
     application_name: `innkeep listen ${channel}`,
     keepAlive: true,
-    connectionTimeoutMillis: 2 * heartbeatMs,
+    connectionTimeoutMillis: Math.max(2 * heartbeatMs, 10_000),
     query_timeout: heartbeatMs,
   });
   let state: 'connecting' | 'listening' | 'done' = 'connecting';
